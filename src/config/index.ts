@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
+
+/** Parses durations such as `5s,30s,2m` or `50ms`; a bare number is milliseconds. */
+export function parseDurationList(text: string): number[] {
+  return text.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(part);
+    if (!m) throw new Error(`"${part.trim()}" is not a duration such as 500ms, 5s or 2m`);
+    const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 'ms'] ?? 1;
+    return Math.round(Number(m[1]) * factor);
+  });
+}
+
+const optionalText = z.string().min(1).optional();
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number (0-65535)')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65535, 'must be a port number (0-65535)'))
+    .default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
+    .optional(),
+  HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  PUBLIC_URL: httpUrl.optional(),
+  WEBHOOK_URL: httpUrl.optional(),
+  DOCS_URL: httpUrl.optional(),
+  INCOMING_STREAM_URL: wsUrl.optional(),
+  INCOMING_STREAM_FORMAT: z.enum(['raw', 'vendor']).optional(),
+  ASSISTANT_API_KEY: optionalText,
+  ASSISTANT_MODEL: optionalText,
+  ASSISTANT_REALTIME_URL: wsUrl.default('wss://api.openai.com/v1/realtime'),
+  WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64')
+    .optional(),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const delays = parseDurationList(text);
+        if (delays.length !== LIMITS.webhookAttempts - 1) {
+          ctx.addIssue({ code: 'custom', message: `must list ${LIMITS.webhookAttempts - 1} delays, such as 5s,30s,2m` });
+          return z.NEVER;
+        }
+        return delays;
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  ADMIN_EMAIL: z.email('must be an email address').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  gatewayApiKey: string | undefined;
+  publicUrl: string | undefined;
+  webhookUrl: string | undefined;
+  docsUrl: string | undefined;
+  incomingStreamUrl: string | undefined;
+  incomingStreamFormat: 'raw' | 'vendor' | undefined;
+  assistantApiKey: string | undefined;
+  assistantModel: string | undefined;
+  assistantRealtimeUrl: string;
+  webhookSecret: string | undefined;
+  webhookRetryDelaysMs: number[];
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid environment variable ${variable}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the contract's environment variables; an empty variable counts as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    const shown = variable in input && !/KEY|SECRET|PASSWORD/.test(variable) ? ` (got "${input[variable]}")` : '';
+    throw new ConfigError(variable, `${issue?.message ?? 'invalid'}${shown}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError(e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
+    publicUrl: e.PUBLIC_URL,
+    webhookUrl: e.WEBHOOK_URL,
+    docsUrl: e.DOCS_URL,
+    incomingStreamUrl: e.INCOMING_STREAM_URL,
+    incomingStreamFormat: e.INCOMING_STREAM_FORMAT,
+    assistantApiKey: e.ASSISTANT_API_KEY,
+    assistantModel: e.ASSISTANT_MODEL,
+    assistantRealtimeUrl: e.ASSISTANT_REALTIME_URL,
+    webhookSecret: e.WEBHOOK_SECRET,
+    webhookRetryDelaysMs: e.WEBHOOK_RETRY_DELAYS ?? [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+  };
+}

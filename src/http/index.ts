@@ -1,0 +1,4 @@
+export { createHttpApp, type GatewayApp } from './app.js';
+export type { HttpServices, AppEnv } from './services.js';
+export { OPEN_V1_PATHS } from './auth.js';
+export { errorResponse, validationError } from './errors.js';

@@ -1,0 +1,48 @@
+import { z } from '@hono/zod-openapi';
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'VALIDATION_ERROR' }),
+      message: z.string().openapi({ example: 'body.to: Too big: expected string to have <=64 characters' }),
+      issues: z
+        .array(z.object({ path: z.string().openapi({ example: 'body.to' }), message: z.string(), code: z.string().optional() }))
+        .optional(),
+    }),
+  })
+  .openapi('Error');
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'VALIDATION_ERROR: the request did not validate or the body is not JSON',
+  401: 'UNAUTHORIZED: missing or invalid API key or session',
+  404: 'NOT_FOUND: the named resource or route does not exist',
+  409: 'A conflict: DEVICE_OFFLINE, DEVICE_BUSY, INVALID_STATE or a code the phone gave',
+  413: 'PAYLOAD_TOO_LARGE: the body is over 1 MiB',
+  429: 'RATE_LIMITED: too many attempts; see Retry-After',
+  504: 'DEVICE_TIMEOUT: the phone did not acknowledge the command within 5 s',
+};
+
+type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 429 | 504;
+
+/** The error responses of a route, for the OpenAPI document. 413 is added wherever there is a body. */
+export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorBody } } }> {
+  const out = {} as Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorBody } } }>;
+  for (const status of statuses) {
+    out[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
+  }
+  return out;
+}
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  ...(description ? { description } : {}),
+  content: { 'application/json': { schema } },
+});
+
+/** Routes that are open to everybody (the phone's pairing uses its one-time code instead of a key). */
+export const PUBLIC = { security: [] as Array<Record<string, string[]>> };

@@ -1,0 +1,57 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>) => void | Promise<void>;
+
+/** Writes a refused upgrade as an ordinary HTTP response with the contract's error body. */
+export function refuseUpgrade(socket: Duplex, error: GatewayError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(error.toBody());
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests' }[error.status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Routes WebSocket upgrades by path. Credentials are checked by each handler before the upgrade is
+ * accepted, so an unauthenticated client never gets a socket.
+ */
+export class UpgradeRouter {
+  private readonly routes: Array<{ pattern: RegExp; names: string[]; handler: UpgradeHandler }> = [];
+
+  constructor(private readonly log: Logger) {}
+
+  /** `path` may hold `{name}` segments. */
+  add(path: string, handler: UpgradeHandler): void {
+    const names: string[] = [];
+    const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    this.routes.push({ pattern: new RegExp(`^${source}$`), names, handler });
+  }
+
+  handle = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', (err) => this.log.debug({ err }, 'upgrade socket error'));
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    for (const route of this.routes) {
+      const m = route.pattern.exec(pathname);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1] ?? '')));
+      Promise.resolve(route.handler(req, socket, head, params)).catch((err: unknown) => {
+        if (err instanceof GatewayError) return refuseUpgrade(socket, err);
+        this.log.error({ err, path: pathname }, 'upgrade failed');
+        refuseUpgrade(socket, new GatewayError('INTERNAL_ERROR', 'Internal error'));
+      });
+      return;
+    }
+    refuseUpgrade(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
+  };
+}

@@ -1,0 +1,23 @@
+/** Limits of the spec and the contract, shared by schemas, domain, console and docs. */
+export const LIMITS = {
+  callToMaxLength: 64,
+  dtmfMaxLength: 64,
+  dtmfPattern: /^[0-9*#]+$/,
+  pageLimitMin: 1,
+  pageLimitMax: 200,
+  pageLimitDefault: 50,
+  apiKeyNameMaxLength: 80,
+  ownerNameMaxLength: 80,
+  aboutMaxLength: 4000,
+  pairingCodeTtlMs: 10 * 60 * 1000,
+  webhookAttempts: 4,
+  webhookTimeoutMs: 10_000,
+  phonePingIntervalMs: 20_000,
+  phoneHealthIntervalMs: 60_000,
+  commandAckTimeoutMs: 5_000,
+  incomingAutoStreamDelayMs: 1_000,
+  bodyLimitBytes: 1024 * 1024,
+  shutdownGraceMs: 5_000,
+} as const;
+
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [5_000, 30_000, 120_000] as const;

@@ -1,0 +1,29 @@
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger };
+
+/** Paths whose values are secrets; pino replaces them, so a careless log call cannot leak one. */
+const REDACT = [
+  'key',
+  'apiKey',
+  'token',
+  'deviceToken',
+  'secret',
+  'password',
+  'authorization',
+  '*.key',
+  '*.apiKey',
+  '*.token',
+  '*.deviceToken',
+  '*.secret',
+  '*.password',
+  '*.authorization',
+  'headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+];
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino({ level, base: { service: 'voice-gateway' }, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
+}

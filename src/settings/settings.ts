@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config/index.js';
+import type { SecretBox, SettingsRepo } from '../store/index.js';
+
+export type StreamFormat = 'raw' | 'vendor';
+export type SecretSource = 'console' | 'env' | 'generated';
+
+export interface SecretView {
+  configured: boolean;
+  hint: string | null;
+  source: SecretSource | null;
+}
+
+export interface SettingsView {
+  publicUrl: string | null;
+  webhookUrl: string | null;
+  docsUrl: string | null;
+  incomingStreamUrl: string | null;
+  incomingStreamFormat: StreamFormat;
+  assistantModel: string | null;
+  assistantApiKey: SecretView;
+  webhookSecret: SecretView;
+}
+
+/** A field set to null or "" is cleared and falls back to the environment. */
+export interface SettingsPatch {
+  publicUrl?: string | null;
+  webhookUrl?: string | null;
+  docsUrl?: string | null;
+  incomingStreamUrl?: string | null;
+  incomingStreamFormat?: StreamFormat | '' | null;
+  assistantModel?: string | null;
+  assistantApiKey?: string | null;
+  webhookSecret?: string | null;
+}
+
+export interface AgentSettings {
+  autoAnswer: boolean;
+  ownerName: string;
+  about: string;
+  voice: string;
+}
+
+const PLAIN_FIELDS = ['publicUrl', 'webhookUrl', 'docsUrl', 'incomingStreamUrl', 'incomingStreamFormat', 'assistantModel'] as const;
+type PlainField = (typeof PLAIN_FIELDS)[number];
+const SECRET_FIELDS = ['assistantApiKey', 'webhookSecret'] as const;
+type SecretField = (typeof SECRET_FIELDS)[number];
+
+const GENERATED_WEBHOOK_SECRET = 'generated.webhookSecret';
+const AGENT_KEY = 'agent';
+
+export const DEFAULT_AGENT_SETTINGS: AgentSettings = { autoAnswer: false, ownerName: '', about: '', voice: 'marin' };
+
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * The settings of the spec: what the console or API saved, else the environment. Values are cached
+ * in memory (one gateway process owns its database) so hot paths such as webhook signing read no row.
+ */
+export class SettingsService {
+  private stored = new Map<string, unknown>();
+  private readonly listeners = new Set<(view: SettingsView) => void>();
+
+  private constructor(
+    private readonly repo: SettingsRepo,
+    private readonly box: SecretBox,
+    private readonly config: Config,
+  ) {}
+
+  static async open(repo: SettingsRepo, box: SecretBox, config: Config): Promise<SettingsService> {
+    const service = new SettingsService(repo, box, config);
+    service.stored = await repo.all();
+    if (!service.stored.has(GENERATED_WEBHOOK_SECRET)) {
+      await service.save({ [GENERATED_WEBHOOK_SECRET]: box.seal(newWebhookSecret()) });
+    }
+    return service;
+  }
+
+  onChange(listener: (view: SettingsView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async save(entries: Record<string, unknown>): Promise<void> {
+    await this.repo.write(entries);
+    for (const [key, value] of Object.entries(entries)) {
+      if (value === undefined) this.stored.delete(key);
+      else this.stored.set(key, value);
+    }
+  }
+
+  private plain(field: PlainField): string | null {
+    const value = this.stored.get(field);
+    if (typeof value === 'string' && value !== '') return value;
+    const env: Record<PlainField, string | undefined> = {
+      publicUrl: this.config.publicUrl,
+      webhookUrl: this.config.webhookUrl,
+      docsUrl: this.config.docsUrl,
+      incomingStreamUrl: this.config.incomingStreamUrl,
+      incomingStreamFormat: this.config.incomingStreamFormat,
+      assistantModel: this.config.assistantModel,
+    };
+    return env[field] ?? null;
+  }
+
+  private secret(field: SecretField): { value: string; source: SecretSource } | null {
+    const sealed = this.stored.get(field);
+    if (typeof sealed === 'string') return { value: this.box.open(sealed), source: 'console' };
+    const env = field === 'assistantApiKey' ? this.config.assistantApiKey : this.config.webhookSecret;
+    if (env) return { value: env, source: 'env' };
+    if (field === 'webhookSecret') {
+      const generated = this.stored.get(GENERATED_WEBHOOK_SECRET);
+      if (typeof generated === 'string') return { value: this.box.open(generated), source: 'generated' };
+    }
+    return null;
+  }
+
+  private secretView(field: SecretField): SecretView {
+    const s = this.secret(field);
+    return s ? { configured: true, hint: s.value.slice(-4), source: s.source } : { configured: false, hint: null, source: null };
+  }
+
+  view(): SettingsView {
+    return {
+      publicUrl: this.plain('publicUrl'),
+      webhookUrl: this.plain('webhookUrl'),
+      docsUrl: this.plain('docsUrl'),
+      incomingStreamUrl: this.plain('incomingStreamUrl'),
+      incomingStreamFormat: (this.plain('incomingStreamFormat') as StreamFormat | null) ?? 'raw',
+      assistantModel: this.plain('assistantModel'),
+      assistantApiKey: this.secretView('assistantApiKey'),
+      webhookSecret: this.secretView('webhookSecret'),
+    };
+  }
+
+  async update(patch: SettingsPatch): Promise<SettingsView> {
+    const entries: Record<string, unknown> = {};
+    for (const field of PLAIN_FIELDS) {
+      if (!(field in patch)) continue;
+      const value = patch[field];
+      entries[field] = value === null || value === '' ? undefined : value;
+    }
+    for (const field of SECRET_FIELDS) {
+      if (!(field in patch)) continue;
+      const value = patch[field];
+      entries[field] = value === null || value === '' || value === undefined ? undefined : this.box.seal(value);
+    }
+    await this.save(entries);
+    const view = this.view();
+    for (const listener of this.listeners) listener(view);
+    return view;
+  }
+
+  async rotateWebhookSecret(): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.save({ webhookSecret: this.box.seal(secret) });
+    return secret;
+  }
+
+  publicUrl(): string | null {
+    return this.plain('publicUrl');
+  }
+  webhookUrl(): string | null {
+    return this.plain('webhookUrl');
+  }
+  incomingStream(): { url: string; format: StreamFormat } | null {
+    const url = this.plain('incomingStreamUrl');
+    return url ? { url, format: this.view().incomingStreamFormat } : null;
+  }
+  assistantModel(): string {
+    return this.plain('assistantModel') ?? 'gpt-realtime';
+  }
+  assistantApiKey(): string | null {
+    return this.secret('assistantApiKey')?.value ?? null;
+  }
+  webhookSecret(): string {
+    const s = this.secret('webhookSecret');
+    if (!s) throw new Error('webhook secret missing');
+    return s.value;
+  }
+
+  agent(): AgentSettings {
+    const stored = this.stored.get(AGENT_KEY);
+    return { ...DEFAULT_AGENT_SETTINGS, ...(typeof stored === 'object' && stored !== null ? (stored as Partial<AgentSettings>) : {}) };
+  }
+
+  async updateAgent(patch: Partial<AgentSettings>): Promise<AgentSettings> {
+    const next = { ...this.agent(), ...patch };
+    await this.save({ [AGENT_KEY]: next });
+    return next;
+  }
+}

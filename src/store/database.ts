@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import type { Logger } from 'pino';
+import { migrationProvider } from './migrations/index.js';
+import type { Tables } from './schema.js';
+
+export type Db = Kysely<Tables>;
+
+export interface Store {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export const SQLITE_FILE = 'gateway.db';
+
+/** Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates it. */
+export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; log: Logger }): Promise<Store> {
+  let db: Db;
+  let dialect: Store['dialect'];
+  if (options.databaseUrl) {
+    dialect = 'postgres';
+    db = new Kysely<Tables>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    dialect = 'sqlite';
+    mkdirSync(options.dataDir, { recursive: true });
+    const file = new Database(path.join(options.dataDir, SQLITE_FILE));
+    file.pragma('journal_mode = WAL');
+    file.pragma('synchronous = NORMAL');
+    file.pragma('busy_timeout = 5000');
+    file.pragma('foreign_keys = ON');
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+  }
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const r of results ?? []) {
+    if (r.status === 'Success') options.log.info({ migration: r.migrationName }, 'migration applied');
+  }
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return { db, dialect, close: () => db.destroy() };
+}

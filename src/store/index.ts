@@ -1,0 +1,6 @@
+export { openStore, SQLITE_FILE, type Db, type Store } from './database.js';
+export { SecretBox } from './secret-box.js';
+export type * from './schema.js';
+export { SettingsRepo } from './settings-repo.js';
+export { ApiKeysRepo, type ApiKeyRow } from './api-keys-repo.js';
+export const nowIso = (): string => new Date().toISOString();

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/index.js';
+import { startGateway, type Gateway } from '../../src/gateway.js';
+import { createLogger } from '../../src/log.js';
+
+export const TEST_API_KEY = 'test-environment-key-0123456789';
+
+export interface TestGateway extends Gateway {
+  dataDir: string;
+  /** Every log line written, when started with `captureLogs`. */
+  logs: string[];
+  api: ApiClient;
+  /** Closes the gateway and removes its data directory. */
+  stop(): Promise<void>;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export type ApiClient = <T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string>; raw?: string }) => Promise<ApiResponse<T>>;
+
+export function apiClient(baseUrl: string, defaultKey: string | null = TEST_API_KEY): ApiClient {
+  return async (method, urlPath, body, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? defaultKey : options.key;
+    if (key) headers.authorization = `Bearer ${key}`;
+    let payload: string | undefined = options.raw;
+    if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(baseUrl + urlPath, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as never, text };
+  };
+}
+
+/** A whole gateway on an ephemeral loopback port with a temporary data directory. */
+export async function startTestGateway(options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean } = {}): Promise<TestGateway> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'vg-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    HTTP_GATEWAY_API_KEY: TEST_API_KEY,
+    LOG_LEVEL: options.captureLogs ? 'trace' : 'silent',
+    WEBHOOK_RETRY_DELAYS: '50ms,100ms,150ms',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink) });
+  return {
+    ...gateway,
+    dataDir,
+    logs,
+    api: apiClient(gateway.url),
+    stop: async () => {
+      await gateway.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
