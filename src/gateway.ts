@@ -7,8 +7,11 @@ import { createHttpApp, type HttpServices } from './http/index.js';
 import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
 import { createLogger, type Logger } from './log.js';
+import { CallService } from './calls/index.js';
+import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
 import { SettingsService } from './settings/index.js';
-import { ApiKeysRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
+import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
+import { WebhookDispatcher } from './webhooks/index.js';
 
 export interface Gateway {
   /** http://host:port as bound (port 0 resolves to the real port). */
@@ -21,21 +24,71 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** Timings the contract fixes; tests shorten them. */
+export interface GatewayTimings {
+  pingIntervalMs: number;
+  commandTimeoutMs: number;
+  /** How long a live call waits for its phone to reconnect before it is ended. */
+  phoneGraceMs: number;
+  webhookTimeoutMs: number;
+}
+
+export const DEFAULT_TIMINGS: GatewayTimings = {
+  pingIntervalMs: LIMITS.phonePingIntervalMs,
+  commandTimeoutMs: LIMITS.commandAckTimeoutMs,
+  phoneGraceMs: 60_000,
+  webhookTimeoutMs: LIMITS.webhookTimeoutMs,
+};
+
 export interface StartOptions {
   config: Config;
   log?: Logger;
+  timings?: Partial<GatewayTimings>;
 }
 
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
-export async function startGateway({ config, log = createLogger(config.logLevel) }: StartOptions): Promise<Gateway> {
+export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides }: StartOptions): Promise<Gateway> {
+  const timings = { ...DEFAULT_TIMINGS, ...overrides };
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   const box = SecretBox.open(config.dataDir);
   const settings = await SettingsService.open(new SettingsRepo(store.db), box, config);
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
-  const services: HttpServices = { config, log, settings, apiKeys };
+  const devices = new DeviceService(new DevicesRepo(store.db));
+  const hub = new PhoneHub({ devices, log, pingIntervalMs: timings.pingIntervalMs, commandTimeoutMs: timings.commandTimeoutMs });
+  const webhooks = new WebhookDispatcher({
+    store,
+    log,
+    secret: () => settings.webhookSecret(),
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    timeoutMs: timings.webhookTimeoutMs,
+  });
+  const calls = new CallService({
+    repo: new CallsRepo(store.db),
+    devices,
+    hub,
+    webhooks,
+    defaultWebhookUrl: () => settings.webhookUrl(),
+    log,
+    phoneGraceMs: timings.phoneGraceMs,
+  });
+  await calls.start();
+  await webhooks.start();
+  const services: HttpServices = {
+    config,
+    log,
+    settings,
+    apiKeys,
+    devices,
+    hub,
+    calls,
+    webhooks,
+    pairingLimiter: new FailureLimiter(10, 60_000, 'pairing'),
+    isStreaming: () => false,
+  };
 
   const app = createHttpApp(services);
   const upgrades = new UpgradeRouter(log);
+  upgrades.add('/v1/phone', hub.handleUpgrade);
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.on('upgrade', upgrades.handle);
 
@@ -57,9 +110,12 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       log.info('gateway shutting down');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const grace = setTimeout(() => server.closeAllConnections(), LIMITS.shutdownGraceMs - 500);
+      const grace = setTimeout(() => server.closeAllConnections(), LIMITS.shutdownGraceMs - 1500);
+      calls.stop();
+      await hub.close();
       await stopped;
       clearTimeout(grace);
+      await webhooks.stop();
       await store.close();
       log.info('gateway stopped');
     })());

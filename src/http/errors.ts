@@ -20,6 +20,9 @@ export function validationError(error: ZodError, target: string): GatewayError {
 
 export function errorResponse(c: Context, error: GatewayError): Response {
   if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
+  // The rest of an oversized body is never read, and the server drops the socket soon after; say so,
+  // so that a keep-alive client does not send its next request on a connection about to close.
+  if (error.status === 413) c.header('Connection', 'close');
   return c.json(error.toBody(), error.status as 400);
 }
 
@@ -29,6 +32,7 @@ export function handleError(log: Logger) {
     if (err instanceof GatewayError) return errorResponse(c, err);
     if (err instanceof HTTPException) {
       if (err.status === 400) return errorResponse(c, new GatewayError('VALIDATION_ERROR', 'The request body is not valid JSON'));
+      if (err.status === 415) return errorResponse(c, new GatewayError('VALIDATION_ERROR', 'The request body must be JSON (Content-Type: application/json)'));
       if (err.status === 413) return errorResponse(c, new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is over 1 MiB'));
       if (err.status === 401) return errorResponse(c, new GatewayError('UNAUTHORIZED', err.message || 'Unauthorized'));
       return errorResponse(c, new GatewayError('INTERNAL_ERROR', err.message || 'Request failed', { status: err.status }));

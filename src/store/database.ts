@@ -36,7 +36,7 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     file.pragma('foreign_keys = ON');
     db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
   }
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
     if (r.status === 'Success') options.log.info({ migration: r.migrationName }, 'migration applied');

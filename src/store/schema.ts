@@ -19,9 +19,96 @@ export interface ApiKeysTable {
   last_used_at: string | null;
 }
 
+export interface DevicesTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  registered_at: string;
+  last_seen_at: string | null;
+  latency_ms: number | null;
+  /** JSON of the latest health report. */
+  health: string | null;
+}
+
+export interface PairingCodesTable {
+  code_hash: string;
+  public_url: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface CallsTable {
+  id: string;
+  device_id: string;
+  remote_number: string;
+  direction: string;
+  state: string;
+  native_call_id: string | null;
+  webhook_url: string | null;
+  /** JSON object. */
+  metadata: string | null;
+  /** JSON StreamConfig. */
+  stream: string | null;
+  /** Unique per call (microsecond precision), which makes it a total paging cursor. */
+  created_at: string;
+  updated_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+}
+
+export interface CallEventsTable {
+  seq: Generated<number>;
+  event_id: string;
+  call_id: string;
+  event: string;
+  payload: string;
+  occurred_at: string;
+  received_at: string;
+}
+
+export interface TranscriptLinesTable {
+  seq: Generated<number>;
+  call_id: string;
+  role: string;
+  text: string;
+  at: string;
+}
+
+/** A webhook body waiting for its next attempt; due retries survive a restart. */
+export interface WebhookJobsTable {
+  id: Generated<number>;
+  call_id: string;
+  event_id: string;
+  event: string;
+  url: string;
+  body: string;
+  /** Number of the next attempt, 1 to 4. */
+  attempt: number;
+  due_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  call_id: string;
+  event_id: string;
+  event: string;
+  url: string;
+  attempt: number;
+  ok: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  at: string;
+}
+
 export interface Tables {
   settings: SettingsTable;
   api_keys: ApiKeysTable;
+  devices: DevicesTable;
+  pairing_codes: PairingCodesTable;
+  calls: CallsTable;
+  call_events: CallEventsTable;
+  transcript_lines: TranscriptLinesTable;
+  webhook_jobs: WebhookJobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
-
-export type { Generated };

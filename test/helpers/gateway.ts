@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
-import { startGateway, type Gateway } from '../../src/gateway.js';
+import { startGateway, type Gateway, type GatewayTimings } from '../../src/gateway.js';
 import { createLogger } from '../../src/log.js';
 
 export const TEST_API_KEY = 'test-environment-key-0123456789';
@@ -47,7 +47,9 @@ export function apiClient(baseUrl: string, defaultKey: string | null = TEST_API_
 }
 
 /** A whole gateway on an ephemeral loopback port with a temporary data directory. */
-export async function startTestGateway(options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean; timings?: Partial<GatewayTimings> } = {},
+): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'vg-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -65,7 +67,7 @@ export async function startTestGateway(options: { env?: Record<string, string>; 
       done();
     },
   });
-  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink) });
+  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink), timings: { commandTimeoutMs: 1000, ...options.timings } });
   return {
     ...gateway,
     dataDir,

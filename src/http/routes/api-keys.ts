@@ -35,7 +35,7 @@ export function registerApiKeyRoutes(app: GatewayApp, { apiKeys }: HttpServices)
       tags: ['API keys'],
       summary: 'Revoke an API key; it fails at once',
       request: { params: z.object({ id: z.string().max(100) }) },
-      responses: { 204: { description: 'Revoked' }, ...errorResponses(401, 404) },
+      responses: { 204: { description: 'Revoked' }, ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
       await apiKeys.revoke(c.req.valid('param').id);

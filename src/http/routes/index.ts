@@ -1,11 +1,20 @@
 import type { GatewayApp } from '../app.js';
 import type { HttpServices } from '../services.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerCallActionRoutes } from './call-actions.js';
+import { registerCallRoutes } from './calls.js';
+import { registerDeviceRoutes } from './devices.js';
 import { registerHealthRoutes } from './health.js';
 import { registerSettingsRoutes } from './settings.js';
+import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerHealthRoutes(app);
   registerSettingsRoutes(app, services);
   registerApiKeyRoutes(app, services);
+  registerDeviceRoutes(app, services);
+  registerCallRoutes(app, services);
+  // Routes of the form /v1/calls/{callId}/<word> go before the generic {action} route.
+  registerCallActionRoutes(app, services);
+  registerWebhookDeliveryRoutes(app, services);
 }

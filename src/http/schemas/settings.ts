@@ -24,18 +24,21 @@ export const Settings = z
   })
   .openapi('Settings');
 
+/** A field that takes a value, or "" (or null) to clear it; the union's own message says both. */
+const clearable = <T extends z.ZodType>(schema: T, expected: string) => z.union([clear, schema], { error: `${expected}, or "" to clear it` }).optional();
+
+const WEBHOOK_SECRET = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
+
 export const SettingsUpdate = z
   .strictObject({
-    publicUrl: z.union([clear, HttpUrl]).optional(),
-    webhookUrl: z.union([clear, HttpUrl]).optional(),
-    docsUrl: z.union([clear, HttpUrl]).optional(),
-    incomingStreamUrl: z.union([clear, WsUrl]).optional(),
-    incomingStreamFormat: z.union([clear, z.enum(['raw', 'vendor'])]).optional(),
-    assistantModel: z.union([clear, z.string().max(100)]).optional(),
-    assistantApiKey: z.union([clear, z.string().min(8).max(500)]).optional(),
-    webhookSecret: z
-      .union([clear, z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64')])
-      .optional(),
+    publicUrl: clearable(HttpUrl, 'must be an http:// or https:// URL'),
+    webhookUrl: clearable(HttpUrl, 'must be an http:// or https:// URL'),
+    docsUrl: clearable(HttpUrl, 'must be an http:// or https:// URL'),
+    incomingStreamUrl: clearable(WsUrl, 'must be a ws:// or wss:// URL'),
+    incomingStreamFormat: clearable(z.enum(['raw', 'vendor']), 'must be "raw" or "vendor"'),
+    assistantModel: clearable(z.string().max(100), 'must be a model name of at most 100 characters'),
+    assistantApiKey: clearable(z.string().min(8).max(500), 'must be a key of 8 to 500 characters'),
+    webhookSecret: clearable(WEBHOOK_SECRET, 'must be whsec_ followed by at least 24 bytes of base64'),
   })
   .openapi('SettingsUpdate', { description: 'Only sent fields change; an empty string (or null) clears a value back to its environment default.' });
 

@@ -1,0 +1,325 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { GatewayError, notFound } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Command, DeviceService, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
+import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
+import type { WebhookDispatcher } from '../webhooks/index.js';
+import { CreationClock, normalizeTimestamp } from './created-at.js';
+import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
+import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
+
+export interface PlaceCallInput {
+  deviceId: string;
+  to: string;
+  webhookUrl?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  stream?: StreamConfig | undefined;
+}
+
+export interface CallChange {
+  call: Call;
+  /** The timeline event that moved it, if any. */
+  event?: CallEvent;
+  previousState: CallState | null;
+}
+
+export interface CallServiceOptions {
+  repo: CallsRepo;
+  devices: DeviceService;
+  hub: PhoneHub;
+  webhooks: WebhookDispatcher;
+  defaultWebhookUrl: () => string | null;
+  log: Logger;
+  /** How long a live call waits for its phone to come back before it is ended. */
+  phoneGraceMs: number;
+}
+
+const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
+
+/**
+ * The call domain: places and controls calls through the phone hub, applies the phone's events
+ * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
+ * listen to `change`.
+ */
+export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer] }> implements PhoneEventSink {
+  private clock!: CreationClock;
+  private readonly deviceLocks = new Map<string, Promise<unknown>>();
+  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly o: CallServiceOptions) {
+    super();
+    o.hub.setSink(this);
+  }
+
+  /** Loads the creation clock and gives calls whose phone is away their grace period. */
+  async start(): Promise<void> {
+    this.clock = new CreationClock(await this.o.repo.latestCreatedAt());
+    const away = new Set((await this.o.repo.openCalls()).map((c) => c.device_id));
+    for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
+  }
+
+  stop(): void {
+    for (const timer of this.graceTimers.values()) clearTimeout(timer);
+    this.graceTimers.clear();
+  }
+
+  /** Runs `work` while holding the phone's lock, so busy checks and call creation do not interleave. */
+  private withDeviceLock<T>(deviceId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.deviceLocks.get(deviceId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.deviceLocks.set(deviceId, settled);
+    void settled.then(() => {
+      if (this.deviceLocks.get(deviceId) === settled) this.deviceLocks.delete(deviceId);
+    });
+    return next;
+  }
+
+  async get(callId: string): Promise<Call> {
+    return presentCall(await this.row(callId));
+  }
+
+  private async row(callId: string): Promise<CallRow> {
+    const row = await this.o.repo.get(callId);
+    if (!row) throw notFound('Call');
+    return row;
+  }
+
+  async list(query: CallQuery): Promise<{ calls: Call[]; nextBefore: string | null }> {
+    const before = query.before ? normalizeTimestamp(query.before) : undefined;
+    const rows = await this.o.repo.list({ ...query, before, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const more = rows.length > query.limit;
+    return { calls: page.map(presentCall), nextBefore: more ? (page[page.length - 1]?.created_at ?? null) : null };
+  }
+
+  async events(callId: string): Promise<CallEvent[]> {
+    await this.row(callId);
+    return (await this.o.repo.events(callId)).map((e) => ({
+      event: e.event as EventName,
+      eventId: e.event_id,
+      payload: JSON.parse(e.payload) as Record<string, unknown>,
+      occurredAt: e.occurred_at,
+      receivedAt: e.received_at,
+    }));
+  }
+
+  async transcript(callId: string): Promise<TranscriptLine[]> {
+    await this.row(callId);
+    return (await this.o.repo.transcript(callId)).map((l) => ({ role: l.role as TranscriptLine['role'], text: l.text, at: l.at }));
+  }
+
+  async addTranscriptLine(callId: string, line: TranscriptLine): Promise<void> {
+    await this.o.repo.insertTranscriptLine({ call_id: callId, role: line.role, text: line.text, at: line.at });
+  }
+
+  async place(input: PlaceCallInput): Promise<{ call: Call; command: Command }> {
+    if (!(await this.o.devices.exists(input.deviceId))) throw notFound('Phone');
+    return this.withDeviceLock(input.deviceId, async () => {
+      if (!this.o.hub.connected(input.deviceId)) throw new GatewayError('DEVICE_OFFLINE', 'The phone is not connected to the gateway');
+      const busy = await this.o.repo.openCalls(input.deviceId);
+      if (busy.length > 0) throw new GatewayError('DEVICE_BUSY', `The phone already has a call in progress (${busy[0]?.id})`);
+      const createdAt = this.clock.next();
+      const row: CallRow = {
+        id: newCallId(),
+        device_id: input.deviceId,
+        remote_number: input.to,
+        direction: 'outgoing',
+        state: 'queued',
+        native_call_id: null,
+        webhook_url: input.webhookUrl ?? null,
+        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        stream: input.stream ? JSON.stringify(input.stream) : null,
+        created_at: createdAt,
+        updated_at: createdAt,
+        answered_at: null,
+        ended_at: null,
+      };
+      await this.o.repo.insert(row);
+      this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
+      this.emit('change', { call: presentCall(row), previousState: null });
+      const command = this.command(row.id, 'dial', { to: input.to });
+      try {
+        await this.o.hub.sendCommand(input.deviceId, command);
+      } catch (err) {
+        await this.failUndialled(row, err);
+        throw err;
+      }
+      return { call: await this.get(row.id), command };
+    });
+  }
+
+  /** A dial the phone never took: the call is failed at once so it does not keep the phone busy. */
+  private async failUndialled(row: CallRow, err: unknown): Promise<void> {
+    const reason = err instanceof GatewayError ? `${err.code}: ${err.message}` : 'dial failed';
+    this.o.log.warn({ callId: row.id, deviceId: row.device_id, reason }, 'dial not acknowledged');
+    await this.gatewayEvent(row.id, 'call.failed', { reason, source: 'gateway' });
+    if (err instanceof GatewayError && err.code === 'DEVICE_TIMEOUT') {
+      // The phone may still have received it; ask it to drop the call.
+      this.o.hub.sendCommand(row.device_id, this.command(row.id, 'hangup', {})).catch(() => undefined);
+    }
+  }
+
+  async act(callId: string, action: CallAction | 'dtmf', payload: Record<string, unknown> = {}): Promise<{ call: Call; command: Command }> {
+    const row = await this.row(callId);
+    const refusal = actionRefusal(action, row);
+    if (refusal) throw new GatewayError('INVALID_STATE', `Cannot ${action}: ${refusal} (the call is ${row.state})`);
+    const command = this.command(callId, action, payload);
+    await this.o.hub.sendCommand(row.device_id, command);
+    this.o.log.info({ callId, deviceId: row.device_id, action }, 'command acknowledged');
+    return { call: await this.get(callId), command };
+  }
+
+  private command(callId: string, action: Command['action'], payload: Record<string, unknown>): Command {
+    return { type: 'command', commandId: randomUUID(), callId, action, payload };
+  }
+
+  /** Stores the call's stream configuration (the streams domain owns what happens next). */
+  async setStream(callId: string, stream: StreamConfig | null): Promise<Call> {
+    await this.o.repo.update(callId, { stream: stream ? JSON.stringify(stream) : null, updated_at: new Date().toISOString() });
+    return this.get(callId);
+  }
+
+  // ---- the phone's side -------------------------------------------------------------------
+
+  onHello(deviceId: string, hello: HelloMessage): Promise<void> {
+    this.cancelGrace(deviceId);
+    return this.withDeviceLock(deviceId, async () => {
+      const onPhone = hello.call ?? null;
+      for (const call of await this.o.repo.openCalls(deviceId)) {
+        const same = onPhone && (onPhone.callId === call.id || (call.native_call_id !== null && onPhone.nativeCallId === call.native_call_id));
+        if (same) continue;
+        this.o.log.info({ callId: call.id, deviceId }, 'phone no longer has the call; ending it');
+        await this.gatewayEvent(call.id, 'call.disconnected', { cause: 'other', reason: 'the phone no longer has this call', source: 'gateway' });
+      }
+    });
+  }
+
+  onEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
+    return this.withDeviceLock(deviceId, () => this.applyPhoneEvent(deviceId, event));
+  }
+
+  onAudio(deviceId: string, frame: Buffer): void {
+    this.emit('audio', deviceId, frame);
+  }
+
+  onDisconnected(deviceId: string): void {
+    void this.o.repo.openCalls(deviceId).then((open) => {
+      if (open.length > 0 && !this.o.hub.connected(deviceId)) this.startGrace(deviceId);
+    });
+  }
+
+  private startGrace(deviceId: string): void {
+    if (this.graceTimers.has(deviceId)) return;
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(deviceId);
+      if (this.o.hub.connected(deviceId)) return;
+      void this.endOpenCalls(deviceId, 'the phone stayed disconnected').catch((err: unknown) =>
+        this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'),
+      );
+    }, this.o.phoneGraceMs);
+    timer.unref();
+    this.graceTimers.set(deviceId, timer);
+  }
+
+  private cancelGrace(deviceId: string): void {
+    const timer = this.graceTimers.get(deviceId);
+    if (timer) clearTimeout(timer);
+    this.graceTimers.delete(deviceId);
+  }
+
+  /** Ends every open call of a phone (gone for good, or away past its grace period). */
+  async endOpenCalls(deviceId: string, reason: string): Promise<void> {
+    this.cancelGrace(deviceId);
+    await this.withDeviceLock(deviceId, async () => {
+      for (const call of await this.o.repo.openCalls(deviceId)) {
+        this.o.log.info({ callId: call.id, deviceId, reason }, 'ending call');
+        await this.gatewayEvent(call.id, 'call.disconnected', { cause: 'other', reason, source: 'gateway' });
+      }
+    });
+  }
+
+  private async findCall(deviceId: string, event: PhoneEvent): Promise<CallRow | undefined> {
+    if (event.callId) {
+      const row = await this.o.repo.get(event.callId);
+      if (row && row.device_id === deviceId) return row;
+    }
+    const byNative = await this.o.repo.byNativeId(deviceId, event.nativeCallId);
+    const startsCall = event.event === 'call.ringing' || event.event === 'call.simulated_ringing';
+    if (byNative && !(startsCall && isFinal(byNative.state) && !event.callId)) return byNative;
+    if (startsCall && !event.callId && event.direction !== 'outgoing') return this.createIncoming(deviceId, event);
+    return undefined;
+  }
+
+  private async createIncoming(deviceId: string, event: PhoneEvent): Promise<CallRow> {
+    const createdAt = this.clock.next();
+    const row: CallRow = {
+      id: newCallId(),
+      device_id: deviceId,
+      remote_number: event.remoteNumber ?? 'unknown',
+      direction: 'incoming',
+      state: 'ringing',
+      native_call_id: event.nativeCallId,
+      webhook_url: null,
+      metadata: null,
+      stream: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      answered_at: null,
+      ended_at: null,
+    };
+    await this.o.repo.insert(row);
+    this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
+    return row;
+  }
+
+  private async applyPhoneEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
+    const seen = await this.o.repo.eventById(event.eventId);
+    if (seen) return seen.call_id;
+    const row = await this.findCall(deviceId, event);
+    if (!row) {
+      this.o.log.warn({ deviceId, eventId: event.eventId, event: event.event }, 'event for no known call; acknowledged and dropped');
+      return null;
+    }
+    const isNew = row.direction === 'incoming' && row.native_call_id === event.nativeCallId && row.created_at === row.updated_at;
+    await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId);
+    const call = await this.get(row.id);
+    if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.emit('incoming', call);
+    return row.id;
+  }
+
+  /** An event the gateway itself adds to a timeline (reconcile, phone gone, undialled). */
+  private async gatewayEvent(callId: string, event: EventName, payload: Record<string, unknown>): Promise<void> {
+    const row = await this.row(callId);
+    await this.record(row, event, randomUUID(), payload, new Date().toISOString(), null);
+  }
+
+  /** Stores an event, moves the call and enqueues its webhook in one transaction. */
+  private async record(row: CallRow, event: EventName, eventId: string, payload: Record<string, unknown>, occurredAt: string, nativeCallId: string | null): Promise<void> {
+    const receivedAt = new Date().toISOString();
+    const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);
+    const updated: CallRow = {
+      ...row,
+      state: next.state,
+      answered_at: next.answeredAt,
+      ended_at: next.endedAt,
+      native_call_id: row.native_call_id ?? nativeCallId,
+      updated_at: receivedAt,
+    };
+    const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
+    const call = presentCall(updated);
+    const url = row.webhook_url ?? this.o.defaultWebhookUrl();
+    await this.o.repo.transaction(async (tx) => {
+      await this.o.repo.insertEvent(
+        { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
+        tx,
+      );
+      await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);
+      if (url) await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call: call as unknown as Record<string, unknown> } }, tx);
+    });
+    if (url) this.o.webhooks.kick();
+    this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');
+    this.emit('change', { call, event: timelineEntry, previousState: row.state as CallState });
+  }
+}

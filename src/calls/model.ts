@@ -1,0 +1,66 @@
+import { PCM_FORMAT } from '../audio/constants.js';
+import type { CallRow } from '../store/index.js';
+import type { CallState, Direction, EventName } from './state.js';
+
+export interface StreamConfig {
+  url: string;
+  format?: 'raw' | 'vendor' | undefined;
+  parameters?: Record<string, string> | undefined;
+}
+
+export interface Call {
+  id: string;
+  deviceId: string;
+  remoteNumber: string;
+  direction: Direction;
+  state: CallState;
+  nativeCallId?: string;
+  webhookUrl?: string;
+  metadata?: Record<string, unknown>;
+  stream?: StreamConfig;
+  createdAt: string;
+  updatedAt: string;
+  answeredAt?: string;
+  endedAt?: string;
+}
+
+export interface MediaInfo {
+  path: string;
+  format: typeof PCM_FORMAT;
+  streaming: boolean;
+}
+
+export interface CallEvent {
+  event: EventName;
+  eventId: string;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+  receivedAt: string;
+}
+
+export interface TranscriptLine {
+  role: 'caller' | 'agent';
+  text: string;
+  at: string;
+}
+
+/** Absent optional fields are left out rather than sent as null, as the spec marks them "not required". */
+export function presentCall(row: CallRow): Call {
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    remoteNumber: row.remote_number,
+    direction: row.direction as Direction,
+    state: row.state as CallState,
+    ...(row.native_call_id ? { nativeCallId: row.native_call_id } : {}),
+    ...(row.webhook_url ? { webhookUrl: row.webhook_url } : {}),
+    ...(row.metadata ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> } : {}),
+    ...(row.stream ? { stream: JSON.parse(row.stream) as StreamConfig } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.answered_at ? { answeredAt: row.answered_at } : {}),
+    ...(row.ended_at ? { endedAt: row.ended_at } : {}),
+  };
+}
+
+export const mediaPath = (callId: string): string => `/v1/calls/${encodeURIComponent(callId)}/media`;

@@ -1,0 +1,95 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { GatewayError } from '../../errors.js';
+import { CLOSE_REVOKED } from '../../phones/index.js';
+import type { GatewayApp } from '../app.js';
+import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
+import { Device, DeviceIdParam, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
+import type { HttpServices } from '../services.js';
+
+export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
+  const { devices, hub, calls, settings, pairingLimiter } = services;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/devices',
+      tags: ['Phones'],
+      summary: 'Paired phones',
+      responses: { 200: jsonContent(z.object({ devices: z.array(Device) }).openapi('DeviceList'), 'The phones'), ...errorResponses(401) },
+    }),
+    async (c) => c.json({ devices: await devices.list() }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/devices/{deviceId}',
+      tags: ['Phones'],
+      summary: 'One phone',
+      request: { params: DeviceIdParam },
+      responses: { 200: jsonContent(z.object({ device: Device }).openapi('DeviceResponse'), 'The phone'), ...errorResponses(401, 404) },
+    }),
+    async (c) => c.json({ device: await devices.get(c.req.valid('param').deviceId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/devices/{deviceId}',
+      tags: ['Phones'],
+      summary: 'Remove a phone: its token is revoked and its socket closed; its calls stay in the log',
+      request: { params: DeviceIdParam },
+      responses: { 204: { description: 'Removed' }, ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      const { deviceId } = c.req.valid('param');
+      await devices.remove(deviceId);
+      hub.disconnect(deviceId, CLOSE_REVOKED, 'phone removed');
+      await calls.endOpenCalls(deviceId, 'the phone was removed');
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/pairing',
+      tags: ['Phones'],
+      summary: 'A one-time pairing code (10 minutes) with its QR code',
+      request: { body: { ...jsonBody(PairingRequest), required: false } },
+      responses: { 200: jsonContent(Pairing, 'Show qrSvg to the phone'), ...errorResponses(400, 401, 413) },
+    }),
+    async (c) => {
+      const publicUrl = c.req.valid('json')?.publicUrl ?? settings.publicUrl();
+      if (!publicUrl) {
+        throw new GatewayError('VALIDATION_ERROR', 'No public address is known: send publicUrl, or set publicUrl in the settings or PUBLIC_URL', {
+          issues: [{ path: 'body.publicUrl', message: 'required when no public address is configured' }],
+        });
+      }
+      return c.json(await devices.createPairing(publicUrl.replace(/\/+$/, '')), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/phone/pair',
+      tags: ['Phone protocol'],
+      summary: 'A phone redeems a pairing code for its device token (the code is the credential)',
+      ...PUBLIC,
+      request: { body: jsonBody(PhonePair) },
+      responses: { 200: jsonContent(PhoneCredentials, 'The phone\'s id and token, shown this once'), ...errorResponses(400, 401, 413, 429) },
+    }),
+    async (c) => {
+      const client = getConnInfo(c).remote.address ?? 'unknown';
+      pairingLimiter.check(client);
+      try {
+        return c.json(await devices.pair(c.req.valid('json')), 200);
+      } catch (err) {
+        if (err instanceof GatewayError && err.code === 'UNAUTHORIZED') pairingLimiter.fail(client);
+        throw err;
+      }
+    },
+  );
+}

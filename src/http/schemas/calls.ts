@@ -1,0 +1,96 @@
+import { z } from '@hono/zod-openapi';
+import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/index.js';
+import { LIMITS } from '../../limits.js';
+import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
+
+export const StreamConfig = z
+  .object({
+    url: WsUrl.openapi({ example: 'wss://agent.example.com/voice' }),
+    format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
+    parameters: z.record(z.string(), z.string().max(1000)).optional().openapi({ description: 'delivered to the agent in the start message' }),
+  })
+  .openapi('StreamConfig');
+
+export const Call = z
+  .object({
+    id: z.string().openapi({ example: 'call_5f0c2a9d41e7b3c8a6d2' }),
+    deviceId: z.string().openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    remoteNumber: z.string().openapi({ example: '+4915112345678' }),
+    direction: z.enum(DIRECTIONS),
+    state: z.enum(CALL_STATES),
+    nativeCallId: z.string().optional(),
+    webhookUrl: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    stream: StreamConfig.optional(),
+    createdAt: DateTime.openapi({ description: 'unique per call (microsecond precision); the paging cursor' }),
+    updatedAt: DateTime,
+    answeredAt: DateTime.optional(),
+    endedAt: DateTime.optional(),
+  })
+  .openapi('Call');
+
+export const Command = z
+  .object({
+    type: z.literal('command'),
+    commandId: z.uuid(),
+    callId: z.string(),
+    action: z.enum(['dial', ...CALL_ACTIONS, 'dtmf']),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .openapi('Command');
+
+export const MediaInfo = z
+  .object({
+    path: z.string().openapi({ example: '/v1/calls/call_5f0c2a9d41e7b3c8a6d2/media' }),
+    format: z.object({
+      encoding: z.literal('pcm_s16le'),
+      sampleRate: z.literal(16000),
+      channels: z.literal(1),
+      frameMs: z.literal(20),
+    }),
+    streaming: z.boolean().openapi({ description: 'true while the phone is sending audio' }),
+  })
+  .openapi('MediaInfo');
+
+export const CallEvent = z
+  .object({
+    event: z.enum(EVENT_NAMES),
+    eventId: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+    occurredAt: DateTime.openapi({ description: 'phone clock' }),
+    receivedAt: DateTime.openapi({ description: 'server clock' }),
+  })
+  .openapi('CallEvent');
+
+export const TranscriptLine = z
+  .object({ role: z.enum(['caller', 'agent']), text: z.string(), at: DateTime })
+  .openapi('TranscriptLine');
+
+export const PlaceCall = z
+  .object({
+    deviceId: z.string().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    to: z.string().trim().min(1).max(LIMITS.callToMaxLength).openapi({ example: '+4915112345678' }),
+    webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
+    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'stored with the call and returned on reads and webhooks' }),
+    stream: StreamConfig.optional(),
+  })
+  .openapi('PlaceCall');
+
+export const CallList = z.object({ calls: z.array(Call), nextBefore: DateTime.nullable() }).openapi('CallList');
+
+export const CallListQuery = z.object({
+  deviceId: z.string().max(64).optional(),
+  state: z.enum(CALL_STATES).optional(),
+  direction: z.enum(DIRECTIONS).optional(),
+  before: z.iso.datetime({ offset: true }).optional().openapi({ description: 'calls created before it; pass `nextBefore` of the previous page' }),
+  limit: Limit,
+});
+
+export const PlacedCall = z.object({ call: Call, command: Command, media: MediaInfo }).openapi('PlacedCall');
+export const CallWithMedia = z.object({ call: Call, media: MediaInfo }).openapi('CallWithMedia');
+export const ActionResult = z.object({ accepted: z.boolean(), command: Command, call: Call }).openapi('ActionResult');
+export const Dtmf = z
+  .object({ digits: z.string().max(LIMITS.dtmfMaxLength).regex(LIMITS.dtmfPattern, 'must contain only 0-9, * and #') })
+  .openapi('Dtmf');
+
+export const CallIdParam = z.object({ callId: z.string().min(1).max(64).openapi({ param: { name: 'callId', in: 'path' } }) });

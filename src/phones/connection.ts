@@ -1,0 +1,160 @@
+import type { WebSocket } from 'ws';
+import type { Logger } from '../log.js';
+import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
+
+export interface ConnectionHandlers {
+  onMessage(message: Exclude<PhoneMessage, { type: 'ack' }>): Promise<void>;
+  onAudio(frame: Buffer): void;
+  onClose(code: number): void;
+  onSeen(): void;
+}
+
+export type AckResult = { ok: boolean; error?: { code: string; message?: string | undefined } | undefined } | 'timeout' | 'closed';
+
+interface PendingAck {
+  resolve(result: AckResult): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One phone socket: parses and serialises its messages (applied strictly in arrival order),
+ * pings it, and matches command acks.
+ */
+export class PhoneConnection {
+  latencyMs: number | undefined;
+  lastSeenAt = new Date().toISOString();
+  helloReceived = false;
+  private readonly pending = new Map<string, PendingAck>();
+  private chain: Promise<void> = Promise.resolve();
+  private pingSentAt: number | undefined;
+  private missedPongs = 0;
+  private readonly pinger: NodeJS.Timeout;
+
+  constructor(
+    readonly deviceId: string,
+    readonly socket: WebSocket,
+    private readonly log: Logger,
+    private readonly handlers: ConnectionHandlers,
+    pingIntervalMs: number,
+  ) {
+    socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
+    socket.on('pong', () => this.pong());
+    socket.on('close', (code) => this.closed(code));
+    socket.on('error', (err) => log.warn({ err, deviceId }, 'phone socket error'));
+    this.pinger = setInterval(() => this.ping(), pingIntervalMs);
+  }
+
+  get open(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+
+  send(message: object): void {
+    if (this.open) this.socket.send(JSON.stringify(message));
+  }
+
+  sendAudio(frame: Buffer): void {
+    if (this.open) this.socket.send(frame, { binary: true });
+  }
+
+  /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */
+  command(command: Command, timeoutMs: number): Promise<AckResult> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(command.commandId);
+        resolve('timeout');
+      }, timeoutMs);
+      this.pending.set(command.commandId, { resolve, timer });
+      this.send(command);
+    });
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+    // A phone that does not answer the close handshake must not keep its slot.
+    setTimeout(() => this.socket.terminate(), 2000).unref();
+  }
+
+  private seen(): void {
+    this.lastSeenAt = new Date().toISOString();
+    this.handlers.onSeen();
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    this.seen();
+    if (isBinary) {
+      this.handlers.onAudio(data);
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data.toString('utf8'));
+    } catch {
+      return this.refuse('The message is not JSON');
+    }
+    const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+    if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return this.refuse(`Unknown message type ${JSON.stringify(type ?? null)}`);
+    const parsed = PhoneMessage.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return this.refuse(`Invalid ${type} message: ${issue ? `${issue.path.join('.') || type}: ${issue.message}` : 'malformed'}`);
+    }
+    const message = parsed.data;
+    if (message.type === 'ack') {
+      const waiting = this.pending.get(message.commandId);
+      if (waiting) {
+        clearTimeout(waiting.timer);
+        this.pending.delete(message.commandId);
+        waiting.resolve({ ok: message.ok, error: message.error });
+      }
+      return;
+    }
+    if (message.type !== 'hello' && !this.helloReceived) return this.refuse('The first message must be hello');
+    if (message.type === 'hello') this.helloReceived = true;
+    this.chain = this.chain
+      .then(() => this.handlers.onMessage(message))
+      .catch((err: unknown) => {
+        this.log.error({ err, deviceId: this.deviceId, type: message.type }, 'phone message failed');
+        this.send({ type: 'error', code: 'INTERNAL_ERROR', message: 'The gateway could not process the message' });
+      });
+  }
+
+  private refuse(message: string): void {
+    this.log.warn({ deviceId: this.deviceId, reason: message }, 'bad phone message');
+    this.send({ type: 'error', code: 'BAD_MESSAGE', message });
+  }
+
+  private ping(): void {
+    if (this.pingSentAt !== undefined) {
+      this.missedPongs += 1;
+      if (this.missedPongs >= 2) {
+        this.log.warn({ deviceId: this.deviceId }, 'phone missed two pongs; dropping it');
+        this.socket.terminate();
+        return;
+      }
+    }
+    this.pingSentAt = performance.now();
+    this.socket.ping();
+  }
+
+  private pong(): void {
+    if (this.pingSentAt !== undefined) this.latencyMs = Math.round(performance.now() - this.pingSentAt);
+    this.pingSentAt = undefined;
+    this.missedPongs = 0;
+    this.seen();
+  }
+
+  private closed(code: number): void {
+    clearInterval(this.pinger);
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.resolve('closed');
+    }
+    this.pending.clear();
+    this.handlers.onClose(code);
+  }
+
+  /** Resolves once every message received so far has been handled. */
+  drain(): Promise<void> {
+    return this.chain;
+  }
+}

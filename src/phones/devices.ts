@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import QRCode from 'qrcode';
+import { sha256 } from '../auth/index.js';
+import { GatewayError, notFound } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import type { DeviceRow, DevicesRepo } from '../store/index.js';
+import type { HealthReport } from './protocol.js';
+
+export const APP_SCHEME = 'voicegateway';
+
+export interface Device {
+  id: string;
+  name: string;
+  connected: boolean;
+  registeredAt: string;
+  lastSeenAt: string | null;
+  latencyMs: number | null;
+  health: HealthReport | null;
+}
+
+export interface Pairing {
+  code: string;
+  expiresAt: string;
+  publicUrl: string;
+  pairUri: string;
+  qrSvg: string;
+}
+
+export interface PairRequest {
+  code: string;
+  name: string;
+  model?: string | undefined;
+  android?: string | undefined;
+  appVersion?: string | undefined;
+}
+
+/** Live facts about a phone that the socket knows better than the database. */
+export interface LiveDeviceState {
+  connected(deviceId: string): boolean;
+  lastSeenAt(deviceId: string): string | undefined;
+  latencyMs(deviceId: string): number | undefined;
+}
+
+// Crockford's base32 without look-alike letters: 10 characters carry 50 bits.
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE_LENGTH = 10;
+
+function newPairingCode(): string {
+  const bytes = randomBytes(CODE_LENGTH);
+  let code = '';
+  for (const b of bytes) code += CODE_ALPHABET[b % 32];
+  return code;
+}
+
+const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
+
+export class DeviceService {
+  private live: LiveDeviceState | undefined;
+
+  constructor(private readonly repo: DevicesRepo) {}
+
+  attachLiveState(live: LiveDeviceState): void {
+    this.live = live;
+  }
+
+  present(row: DeviceRow): Device {
+    const live = this.live;
+    return {
+      id: row.id,
+      name: row.name,
+      connected: live?.connected(row.id) ?? false,
+      registeredAt: row.registered_at,
+      lastSeenAt: live?.lastSeenAt(row.id) ?? row.last_seen_at,
+      latencyMs: live?.latencyMs(row.id) ?? row.latency_ms,
+      health: row.health ? (JSON.parse(row.health) as HealthReport) : null,
+    };
+  }
+
+  async list(): Promise<Device[]> {
+    return (await this.repo.list()).map((row) => this.present(row));
+  }
+
+  async get(id: string): Promise<Device> {
+    const row = await this.repo.get(id);
+    if (!row) throw notFound('Phone');
+    return this.present(row);
+  }
+
+  exists(id: string): Promise<boolean> {
+    return this.repo.get(id).then(Boolean);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!(await this.repo.delete(id))) throw notFound('Phone');
+  }
+
+  /** The phone a device token belongs to, or undefined. */
+  async authenticate(token: string): Promise<DeviceRow | undefined> {
+    if (!token.startsWith('dt_') || token.length > 200) return undefined;
+    return this.repo.byTokenHash(sha256(token).toString('hex'));
+  }
+
+  async createPairing(publicUrl: string): Promise<Pairing> {
+    const now = Date.now();
+    await this.repo.deleteExpiredPairingCodes(new Date(now).toISOString());
+    const code = newPairingCode();
+    const expiresAt = new Date(now + LIMITS.pairingCodeTtlMs).toISOString();
+    await this.repo.insertPairingCode({ code_hash: sha256(code).toString('hex'), public_url: publicUrl, expires_at: expiresAt, used_at: null });
+    const pairUri = `${APP_SCHEME}://pair?url=${encodeURIComponent(publicUrl)}&code=${code}`;
+    const qrSvg = await QRCode.toString(pairUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { code, expiresAt, publicUrl, pairUri, qrSvg };
+  }
+
+  /** Redeems a one-time code for a new phone and its token (shown this once; only its hash is kept). */
+  async pair(request: PairRequest): Promise<{ deviceId: string; deviceToken: string }> {
+    const now = new Date().toISOString();
+    const used = await this.repo.usePairingCode(sha256(normalizeCode(request.code)).toString('hex'), now);
+    if (!used) throw new GatewayError('UNAUTHORIZED', 'The pairing code is unknown, already used or expired');
+    const deviceId = `phone-${randomBytes(6).toString('hex')}`;
+    const deviceToken = `dt_${randomBytes(32).toString('base64url')}`;
+    const health: HealthReport = {
+      ...(request.model ? { model: request.model } : {}),
+      ...(request.android ? { android: request.android } : {}),
+      ...(request.appVersion ? { appVersion: request.appVersion } : {}),
+    };
+    await this.repo.insert({
+      id: deviceId,
+      name: request.name,
+      token_hash: sha256(deviceToken).toString('hex'),
+      registered_at: now,
+      last_seen_at: null,
+      latency_ms: null,
+      health: Object.keys(health).length ? JSON.stringify(health) : null,
+    });
+    return { deviceId, deviceToken };
+  }
+
+  async recordHealth(id: string, health: HealthReport): Promise<void> {
+    await this.repo.update(id, { health: JSON.stringify(health) });
+  }
+
+  /** Merges fields into the stored health report (the hello's appVersion before any report). */
+  async recordHealthField(id: string, fields: Partial<HealthReport>): Promise<void> {
+    const row = await this.repo.get(id);
+    if (!row) return;
+    const health = { ...(row.health ? (JSON.parse(row.health) as HealthReport) : {}), ...fields };
+    await this.repo.update(id, { health: JSON.stringify(health) });
+  }
+
+  async recordSeen(id: string, lastSeenAt: string, latencyMs: number | undefined): Promise<void> {
+    await this.repo.update(id, { last_seen_at: lastSeenAt, ...(latencyMs !== undefined ? { latency_ms: latencyMs } : {}) });
+  }
+}

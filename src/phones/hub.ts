@@ -1,0 +1,168 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { credentialFrom } from '../auth/index.js';
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { PhoneConnection } from './connection.js';
+import type { DeviceService, LiveDeviceState } from './devices.js';
+import { CLOSE_REPLACED, type Command, type HelloMessage, type PhoneEvent } from './protocol.js';
+
+/** What the call domain does with a phone's messages. Set once at composition. */
+export interface PhoneEventSink {
+  onHello(deviceId: string, hello: HelloMessage): Promise<void>;
+  /** Applies an event once; returns the callId to name in the `event.ack` (null when no call fits). */
+  onEvent(deviceId: string, event: PhoneEvent): Promise<string | null>;
+  onAudio(deviceId: string, frame: Buffer): void;
+  onDisconnected(deviceId: string): void;
+}
+
+export interface PhoneHubOptions {
+  devices: DeviceService;
+  log: Logger;
+  pingIntervalMs: number;
+  commandTimeoutMs: number;
+}
+
+const SEEN_PERSIST_INTERVAL_MS = 10_000;
+
+/** Keeps the one socket of each connected phone and carries commands, events and audio over it. */
+export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> implements LiveDeviceState {
+  private readonly connections = new Map<string, PhoneConnection>();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  private sink: PhoneEventSink | undefined;
+  private readonly lastPersisted = new Map<string, number>();
+
+  constructor(private readonly options: PhoneHubOptions) {
+    super();
+    options.devices.attachLiveState(this);
+  }
+
+  setSink(sink: PhoneEventSink): void {
+    this.sink = sink;
+  }
+
+  connected(deviceId: string): boolean {
+    return this.connections.get(deviceId)?.open ?? false;
+  }
+  lastSeenAt(deviceId: string): string | undefined {
+    return this.connections.get(deviceId)?.lastSeenAt;
+  }
+  latencyMs(deviceId: string): number | undefined {
+    return this.connections.get(deviceId)?.latencyMs;
+  }
+  connectedIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /** The upgrade of `GET /v1/phone`: the device token is checked before the socket exists. */
+  handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    const token = credentialFrom({ get: (name) => req.headers[name] as string | undefined });
+    const device = token ? await this.options.devices.authenticate(token) : undefined;
+    if (!device) throw new GatewayError('UNAUTHORIZED', 'A valid device token is required (Authorization: Bearer <deviceToken>)');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(device.id, ws));
+  };
+
+  private accept(deviceId: string, ws: import('ws').WebSocket): void {
+    const { log } = this.options;
+    const previous = this.connections.get(deviceId);
+    if (previous) {
+      log.info({ deviceId }, 'phone connected again; closing its older socket');
+      this.connections.delete(deviceId);
+      previous.close(CLOSE_REPLACED, 'replaced by a newer connection');
+    }
+    const connection: PhoneConnection = new PhoneConnection(
+      deviceId,
+      ws,
+      log,
+      {
+        onMessage: (message) => this.handle(connection, message),
+        onAudio: (frame) => this.sink?.onAudio(deviceId, frame),
+        onSeen: () => this.persistSeen(connection, false),
+        onClose: (code) => {
+          log.info({ deviceId, code }, 'phone disconnected');
+          void this.persistSeen(connection, true);
+          if (this.connections.get(deviceId) === connection) {
+            this.connections.delete(deviceId);
+            this.sink?.onDisconnected(deviceId);
+            this.emit('device', deviceId);
+          }
+        },
+      },
+      this.options.pingIntervalMs,
+    );
+    this.connections.set(deviceId, connection);
+    log.info({ deviceId }, 'phone connected');
+    this.emit('device', deviceId);
+  }
+
+  private async handle(connection: PhoneConnection, message: Exclude<import('./protocol.js').PhoneMessage, { type: 'ack' }>): Promise<void> {
+    const { deviceId } = connection;
+    switch (message.type) {
+      case 'hello':
+        connection.send({ type: 'welcome', deviceId, serverTime: new Date().toISOString() });
+        if (message.appVersion) await this.options.devices.recordHealthField(deviceId, { appVersion: message.appVersion });
+        await this.sink?.onHello(deviceId, message);
+        return;
+      case 'health':
+        await this.options.devices.recordHealth(deviceId, { ...message.health, reportedAt: message.health.reportedAt ?? new Date().toISOString() });
+        this.emit('device', deviceId);
+        return;
+      case 'event': {
+        const callId = (await this.sink?.onEvent(deviceId, message)) ?? null;
+        connection.send({ type: 'event.ack', eventId: message.eventId, callId });
+        return;
+      }
+    }
+  }
+
+  private persistSeen(connection: PhoneConnection, force: boolean): Promise<void> {
+    const now = Date.now();
+    const last = this.lastPersisted.get(connection.deviceId) ?? 0;
+    if (!force && now - last < SEEN_PERSIST_INTERVAL_MS) return Promise.resolve();
+    this.lastPersisted.set(connection.deviceId, now);
+    return this.options.devices.recordSeen(connection.deviceId, connection.lastSeenAt, connection.latencyMs).catch((err: unknown) => {
+      this.options.log.warn({ err, deviceId: connection.deviceId }, 'could not record last seen');
+    });
+  }
+
+  /** Sends a command; resolves once the phone acknowledged it with ok, else throws the contract's error. */
+  async sendCommand(deviceId: string, command: Command): Promise<void> {
+    const connection = this.connections.get(deviceId);
+    if (!connection?.open) throw new GatewayError('DEVICE_OFFLINE', 'The phone is not connected to the gateway');
+    const ack = await connection.command(command, this.options.commandTimeoutMs);
+    if (ack === 'timeout') {
+      throw new GatewayError('DEVICE_TIMEOUT', `The phone did not acknowledge the ${command.action} command within ${this.options.commandTimeoutMs / 1000} s`);
+    }
+    if (ack === 'closed') throw new GatewayError('DEVICE_OFFLINE', 'The phone disconnected before acknowledging the command');
+    if (!ack.ok) {
+      const code = ack.error?.code ?? 'COMMAND_REFUSED';
+      throw new GatewayError(code, ack.error?.message ?? `The phone refused the ${command.action} command`, { status: 409 });
+    }
+  }
+
+  sendAudio(deviceId: string, frame: Buffer): boolean {
+    const connection = this.connections.get(deviceId);
+    if (!connection?.open) return false;
+    connection.sendAudio(frame);
+    return true;
+  }
+
+  disconnect(deviceId: string, code: number, reason: string): void {
+    this.connections.get(deviceId)?.close(code, reason);
+  }
+
+  /** Closes every phone socket (1001, going away) for shutdown. */
+  async close(): Promise<void> {
+    const closing = [...this.connections.values()].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          c.socket.once('close', () => resolve());
+          c.close(1001, 'gateway shutting down');
+        }),
+    );
+    await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 2000).unref())]);
+    this.wss.close();
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { EVENT_NAMES } from '../calls/state.js';
+
+/** Messages of phone-protocol.md, version 1, as the phone sends them. */
+
+export const HealthReport = z.object({
+  battery: z.number().int().min(0).max(100).optional(),
+  charging: z.boolean().optional(),
+  network: z.enum(['wifi', 'cellular', 'ethernet', 'other', 'none']).optional(),
+  signal: z.number().int().min(0).max(4).optional(),
+  carrier: z.string().max(100).optional(),
+  audio: z.enum(['running', 'stopped', 'pairing_required']).optional(),
+  appVersion: z.string().max(50).optional(),
+  android: z.string().max(50).optional(),
+  model: z.string().max(100).optional(),
+  reportedAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type HealthReport = z.infer<typeof HealthReport>;
+
+const Hello = z.object({
+  type: z.literal('hello'),
+  appVersion: z.string().max(50).optional(),
+  call: z
+    .object({ nativeCallId: z.string().min(1).max(200), callId: z.string().max(64).optional(), state: z.string().max(20).optional() })
+    .nullable()
+    .optional(),
+});
+
+const Health = z.object({ type: z.literal('health'), health: HealthReport });
+
+const Ack = z.object({
+  type: z.literal('ack'),
+  commandId: z.string().min(1).max(64),
+  ok: z.boolean(),
+  error: z.object({ code: z.string().min(1).max(64), message: z.string().max(1000).optional() }).optional(),
+});
+
+const Event = z.object({
+  type: z.literal('event'),
+  eventId: z.string().min(1).max(64),
+  event: z.enum(EVENT_NAMES),
+  nativeCallId: z.string().min(1).max(200),
+  callId: z.string().max(64).nullable().optional(),
+  direction: z.enum(['incoming', 'outgoing']).optional(),
+  remoteNumber: z.string().max(64).optional(),
+  occurredAt: z.iso.datetime({ offset: true }),
+  payload: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const PhoneMessage = z.discriminatedUnion('type', [Hello, Health, Ack, Event]);
+export type PhoneMessage = z.infer<typeof PhoneMessage>;
+export type HelloMessage = z.infer<typeof Hello>;
+export type PhoneEvent = z.infer<typeof Event>;
+export type AckMessage = z.infer<typeof Ack>;
+
+export const KNOWN_TYPES = new Set(['hello', 'health', 'ack', 'event']);
+
+export interface Command {
+  type: 'command';
+  commandId: string;
+  callId: string;
+  action: 'dial' | 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold' | 'dtmf';
+  payload: Record<string, unknown>;
+}
+
+export const CLOSE_REPLACED = 4000;
+export const CLOSE_REVOKED = 4001;

@@ -1,0 +1,94 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Db } from './database.js';
+import type { CallEventsTable, CallsTable, Tables, TranscriptLinesTable } from './schema.js';
+
+export type CallRow = CallsTable;
+export type CallEventRow = Omit<CallEventsTable, 'seq'>;
+export type TranscriptLineRow = Omit<TranscriptLinesTable, 'seq'>;
+export type Executor = Db | Transaction<Tables>;
+
+export const FINAL_STATES = ['ended', 'rejected', 'failed'] as const;
+
+export interface CallQuery {
+  deviceId?: string | undefined;
+  state?: string | undefined;
+  direction?: string | undefined;
+  /** Normalised created_at: calls created strictly before it. */
+  before?: string | undefined;
+  limit: number;
+}
+
+export class CallsRepo {
+  constructor(readonly db: Db) {}
+
+  transaction<T>(work: (tx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async insert(row: CallRow, ex: Executor = this.db): Promise<void> {
+    await ex.insertInto('calls').values(row).execute();
+  }
+
+  get(id: string, ex: Executor = this.db): Promise<CallRow | undefined> {
+    return ex.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byNativeId(deviceId: string, nativeCallId: string, ex: Executor = this.db): Promise<CallRow | undefined> {
+    return ex
+      .selectFrom('calls')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('native_call_id', '=', nativeCallId)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** Calls of a phone that are not in a final state. */
+  openCalls(deviceId?: string): Promise<CallRow[]> {
+    let q = this.db.selectFrom('calls').selectAll().where('state', 'not in', [...FINAL_STATES]);
+    if (deviceId) q = q.where('device_id', '=', deviceId);
+    return q.orderBy('created_at', 'asc').execute();
+  }
+
+  async update(id: string, patch: Partial<Omit<CallRow, 'id'>>, ex: Executor = this.db): Promise<void> {
+    await ex.updateTable('calls').set(patch).where('id', '=', id).execute();
+  }
+
+  list(query: CallQuery): Promise<CallRow[]> {
+    let q = this.db.selectFrom('calls').selectAll();
+    if (query.deviceId) q = q.where('device_id', '=', query.deviceId);
+    if (query.state) q = q.where('state', '=', query.state);
+    if (query.direction) q = q.where('direction', '=', query.direction);
+    if (query.before) q = q.where('created_at', '<', query.before);
+    return q.orderBy('created_at', 'desc').limit(query.limit).execute();
+  }
+
+  latestCreatedAt(): Promise<string | undefined> {
+    return this.db
+      .selectFrom('calls')
+      .select('created_at')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst()
+      .then((r) => r?.created_at);
+  }
+
+  eventById(eventId: string, ex: Executor = this.db): Promise<Selectable<CallEventsTable> | undefined> {
+    return ex.selectFrom('call_events').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  }
+
+  async insertEvent(row: CallEventRow, ex: Executor = this.db): Promise<void> {
+    await ex.insertInto('call_events').values(row).execute();
+  }
+
+  events(callId: string): Promise<Selectable<CallEventsTable>[]> {
+    return this.db.selectFrom('call_events').selectAll().where('call_id', '=', callId).orderBy('seq', 'asc').execute();
+  }
+
+  async insertTranscriptLine(row: TranscriptLineRow): Promise<void> {
+    await this.db.insertInto('transcript_lines').values(row).execute();
+  }
+
+  transcript(callId: string): Promise<Selectable<TranscriptLinesTable>[]> {
+    return this.db.selectFrom('transcript_lines').selectAll().where('call_id', '=', callId).orderBy('seq', 'asc').execute();
+  }
+}

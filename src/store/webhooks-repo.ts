@@ -1,0 +1,139 @@
+import type { Db } from './database.js';
+
+export interface WebhookJobRow {
+  id: number;
+  callId: string;
+  eventId: string;
+  event: string;
+  url: string;
+  /** The exact JSON text that every attempt sends. */
+  body: string;
+  /** Number of the next attempt. */
+  attempt: number;
+  dueAt: string;
+}
+
+export type NewWebhookJob = Omit<WebhookJobRow, 'id'>;
+
+export interface WebhookDeliveryRow {
+  id: number;
+  callId: string;
+  eventId: string;
+  event: string;
+  url: string;
+  attempt: number;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  at: string;
+}
+
+export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'>;
+
+const JOB_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'body', 'attempt', 'due_at'] as const;
+
+type JobRecord = { id: number; call_id: string; event_id: string; event: string; url: string; body: string; attempt: number; due_at: string };
+
+const toJob = (r: JobRecord): WebhookJobRow => ({
+  id: Number(r.id),
+  callId: r.call_id,
+  eventId: r.event_id,
+  event: r.event,
+  url: r.url,
+  body: r.body,
+  attempt: Number(r.attempt),
+  dueAt: r.due_at,
+});
+
+/** Webhook jobs waiting for their next attempt, and the log of every attempt made. */
+export class WebhooksRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Runs fn against a repository bound to one transaction. */
+  transaction<T>(fn: (repo: WebhooksRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new WebhooksRepo(trx)));
+  }
+
+  /** Pass the caller's transaction as db to enqueue together with the event it stores. */
+  async insertJob(job: NewWebhookJob, db: Db = this.db): Promise<number> {
+    const row = await db
+      .insertInto('webhook_jobs')
+      .values({ call_id: job.callId, event_id: job.eventId, event: job.event, url: job.url, body: job.body, attempt: job.attempt, due_at: job.dueAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  /** Jobs due at or before `at`, oldest first. */
+  async dueJobs(at: string, limit: number): Promise<WebhookJobRow[]> {
+    const rows = await this.db.selectFrom('webhook_jobs').select(JOB_COLUMNS).where('due_at', '<=', at).orderBy('id').limit(limit).execute();
+    return rows.map(toJob);
+  }
+
+  /** The earliest due time after `at`, or null when nothing is scheduled later. */
+  async nextDueAfter(at: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('webhook_jobs')
+      .select((eb) => eb.fn.min('due_at').as('next'))
+      .where('due_at', '>', at)
+      .executeTakeFirst();
+    return row?.next ?? null;
+  }
+
+  async countJobs(): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_jobs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async rescheduleJob(id: number, next: { attempt: number; dueAt: string }): Promise<void> {
+    await this.db.updateTable('webhook_jobs').set({ attempt: next.attempt, due_at: next.dueAt }).where('id', '=', id).execute();
+  }
+
+  async deleteJob(id: number): Promise<void> {
+    await this.db.deleteFrom('webhook_jobs').where('id', '=', id).execute();
+  }
+
+  async insertDelivery(d: NewWebhookDelivery): Promise<number> {
+    const row = await this.db
+      .insertInto('webhook_deliveries')
+      .values({
+        call_id: d.callId,
+        event_id: d.eventId,
+        event: d.event,
+        url: d.url,
+        attempt: d.attempt,
+        ok: d.ok ? 1 : 0,
+        status_code: d.statusCode,
+        error: d.error,
+        duration_ms: d.durationMs,
+        at: d.at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  /** Newest first. */
+  async listDeliveries(options: { callId?: string | undefined; limit: number }): Promise<WebhookDeliveryRow[]> {
+    let q = this.db.selectFrom('webhook_deliveries').selectAll();
+    if (options.callId !== undefined) q = q.where('call_id', '=', options.callId);
+    const rows = await q.orderBy('id', 'desc').limit(options.limit).execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      callId: r.call_id,
+      eventId: r.event_id,
+      event: r.event,
+      url: r.url,
+      attempt: Number(r.attempt),
+      ok: Number(r.ok) === 1,
+      statusCode: r.status_code === null ? null : Number(r.status_code),
+      error: r.error,
+      durationMs: Number(r.duration_ms),
+      at: r.at,
+    }));
+  }
+}
