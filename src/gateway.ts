@@ -8,7 +8,11 @@ import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
 import { createLogger, type Logger } from './log.js';
 import { CallService } from './calls/index.js';
+import { credentialFrom } from './auth/index.js';
+import { routeIncomingCalls } from './incoming/index.js';
+import { MediaRouter, MediaSockets } from './media/index.js';
 import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
+import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
 import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
@@ -31,6 +35,8 @@ export interface GatewayTimings {
   /** How long a live call waits for its phone to reconnect before it is ended. */
   phoneGraceMs: number;
   webhookTimeoutMs: number;
+  /** The spec's "about 1 s" before an incoming call is answered into the incoming stream. */
+  incomingAutoStreamDelayMs: number;
 }
 
 export const DEFAULT_TIMINGS: GatewayTimings = {
@@ -38,6 +44,7 @@ export const DEFAULT_TIMINGS: GatewayTimings = {
   commandTimeoutMs: LIMITS.commandAckTimeoutMs,
   phoneGraceMs: 60_000,
   webhookTimeoutMs: LIMITS.webhookTimeoutMs,
+  incomingAutoStreamDelayMs: LIMITS.incomingAutoStreamDelayMs,
 };
 
 export interface StartOptions {
@@ -71,6 +78,9 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     phoneGraceMs: timings.phoneGraceMs,
   });
+  const media = new MediaRouter({ calls, hub, log });
+  const streams = new StreamManager({ calls, media, log });
+  const stopIncoming = routeIncomingCalls({ calls, streams, settings, log, autoStreamDelayMs: timings.incomingAutoStreamDelayMs });
   await calls.start();
   await webhooks.start();
   const services: HttpServices = {
@@ -83,12 +93,25 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     calls,
     webhooks,
     pairingLimiter: new FailureLimiter(10, 60_000, 'pairing'),
-    isStreaming: () => false,
+    streams,
+    isStreaming: (callId) => media.isStreaming(callId),
   };
+  const mediaSockets = new MediaSockets({
+    calls,
+    media,
+    log,
+    authenticate: async (req) => {
+      const header = (name: string) => req.headers[name] as string | undefined;
+      const key = credentialFrom({ get: header });
+      if (key !== null) return (await apiKeys.verify(key)) !== null;
+      return (await services.sessionPrincipal?.(header('cookie'), header('origin'), 'GET')) != null;
+    },
+  });
 
   const app = createHttpApp(services);
   const upgrades = new UpgradeRouter(log);
   upgrades.add('/v1/phone', hub.handleUpgrade);
+  upgrades.add('/v1/calls/{callId}/media', mediaSockets.handleUpgrade);
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.on('upgrade', upgrades.handle);
 
@@ -112,6 +135,10 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), LIMITS.shutdownGraceMs - 1500);
       calls.stop();
+      stopIncoming();
+      streams.close();
+      mediaSockets.close();
+      media.stop();
       await hub.close();
       await stopped;
       clearTimeout(grace);

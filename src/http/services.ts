@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { DeviceService, FailureLimiter, PhoneHub } from '../phones/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { StreamManager } from '../streams/index.js';
 import type { WebhookDispatcher } from '../webhooks/index.js';
 
 /**
@@ -19,6 +20,7 @@ export interface HttpServices {
   hub: PhoneHub;
   calls: CallService;
   webhooks: WebhookDispatcher;
+  streams: StreamManager;
   pairingLimiter: FailureLimiter;
   /** Whether the phone is sending audio for a call right now (MediaInfo.streaming). */
   isStreaming: (callId: string) => boolean;

@@ -6,6 +6,7 @@ import { registerCallRoutes } from './calls.js';
 import { registerDeviceRoutes } from './devices.js';
 import { registerHealthRoutes } from './health.js';
 import { registerSettingsRoutes } from './settings.js';
+import { registerStreamRoutes } from './streams.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
@@ -14,6 +15,7 @@ export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerApiKeyRoutes(app, services);
   registerDeviceRoutes(app, services);
   registerCallRoutes(app, services);
+  registerStreamRoutes(app, services);
   // Routes of the form /v1/calls/{callId}/<word> go before the generic {action} route.
   registerCallActionRoutes(app, services);
   registerWebhookDeliveryRoutes(app, services);

@@ -1,0 +1,356 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { WebSocket, type RawData } from 'ws';
+import { RealtimeError, codeForStatus, redactSecrets } from './errors.js';
+import { DEFAULT_ASSISTANT_MODEL, DEFAULT_REALTIME_URL } from './session.js';
+import {
+  isKnownServerEvent,
+  parseServerEvent,
+  type ClientEvent,
+  type KnownServerEvent,
+  type RealtimeResponse,
+  type SessionUpdateEvent,
+} from './wire.js';
+
+export interface RealtimeConnectOptions {
+  /** Defaults to DEFAULT_REALTIME_URL; `ws://` works too, and an existing query is kept. */
+  url?: string;
+  /** Sent as the `model` query parameter; defaults to DEFAULT_ASSISTANT_MODEL. */
+  model?: string;
+  apiKey: string;
+  /** Sent as the first event once the socket is open. */
+  sessionUpdate: SessionUpdateEvent;
+  /** Covers TCP connect, TLS and the HTTP upgrade. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Aborts the connect; after connecting, closes the client. */
+  signal?: AbortSignal;
+}
+
+export interface RealtimeAudioChunk {
+  itemId: string;
+  contentIndex: number;
+  /** PCM s16le mono, 24 kHz. */
+  pcm: Buffer;
+}
+
+export interface RealtimeSpeechStarted {
+  audioStartMs: number;
+  itemId: string;
+}
+
+export interface RealtimeFunctionCall {
+  callId: string;
+  name: string;
+  /** The parsed JSON arguments, or the raw text when it is not valid JSON. */
+  arguments: unknown;
+}
+
+export interface RealtimeResponseDone {
+  responseId: string | undefined;
+  status: string | undefined;
+}
+
+export interface RealtimeClose {
+  code: number;
+  reason: string;
+}
+
+export interface RealtimeClientEvents {
+  audio: [RealtimeAudioChunk];
+  speechStarted: [RealtimeSpeechStarted];
+  callerTranscript: [string];
+  agentTranscript: [string];
+  functionCall: [RealtimeFunctionCall];
+  responseDone: [RealtimeResponseDone];
+  sessionUpdated: [];
+  error: [RealtimeError];
+  close: [RealtimeClose];
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const CLOSE_GRACE_MS = 1_000;
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
+
+export function realtimeUrl(url: string, model: string): string {
+  const u = new URL(url);
+  u.searchParams.set('model', model);
+  return u.toString();
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorFromBody(body: string): { code?: string; message?: string } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const error = (parsed as { error?: unknown }).error;
+    if (typeof error !== 'object' || error === null) return {};
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return {
+      ...(typeof code === 'string' && code ? { code } : {}),
+      ...(typeof message === 'string' && message ? { message } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+function rawToText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * One session with the OpenAI Realtime API (GA) over a raw WebSocket. The key is used only in
+ * the upgrade request's Authorization header and is scrubbed from every error message.
+ * `error` events are only emitted when someone listens, so a forgotten listener cannot crash
+ * the process.
+ */
+export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
+  readonly #ws: WebSocket;
+  readonly #apiKey: string;
+  readonly #calledBack = new Set<string>();
+  #closed = false;
+  #detachSignal: (() => void) | undefined;
+
+  private constructor(ws: WebSocket, apiKey: string) {
+    super();
+    this.#ws = ws;
+    this.#apiKey = apiKey;
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.#onText(rawToText(data));
+    });
+    ws.on('error', (err) => {
+      this.#emitError(new RealtimeError('network_error', `Realtime connection error: ${this.#redact(err.message)}`));
+    });
+    ws.once('close', (code, reason) => {
+      this.#closed = true;
+      this.#detachSignal?.();
+      this.emit('close', { code, reason: reason.toString('utf8') });
+    });
+  }
+
+  static connect(options: RealtimeConnectOptions): Promise<RealtimeClient> {
+    const { apiKey, sessionUpdate, signal } = options;
+    const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const redact = (text: string): string => redactSecrets(text, apiKey);
+
+    return new Promise<RealtimeClient>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new RealtimeError('aborted', 'Realtime connect aborted'));
+        return;
+      }
+      let ws: WebSocket;
+      try {
+        const target = realtimeUrl(options.url ?? DEFAULT_REALTIME_URL, options.model ?? DEFAULT_ASSISTANT_MODEL);
+        ws = new WebSocket(target, {
+          headers: { Authorization: `Bearer ${apiKey}` },
+          perMessageDeflate: false,
+        });
+      } catch (err) {
+        reject(new RealtimeError('invalid_url', `Invalid realtime URL: ${redact((err as Error).message)}`));
+        return;
+      }
+
+      let settled = false;
+      const settle = (outcome: RealtimeError | RealtimeClient): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        ws.off('error', onError);
+        if (outcome instanceof RealtimeClient) {
+          resolve(outcome);
+          return;
+        }
+        // terminate() during the handshake reports an error of its own; nobody needs it.
+        ws.on('error', () => {});
+        ws.terminate();
+        reject(outcome);
+      };
+
+      const timer = setTimeout(
+        () => settle(new RealtimeError('connect_timeout', `Realtime API did not accept the connection within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const onAbort = (): void => settle(new RealtimeError('aborted', 'Realtime connect aborted'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const onError = (err: Error): void =>
+        settle(new RealtimeError('network_error', `Realtime connection failed: ${redact(err.message)}`));
+      ws.on('error', onError);
+
+      ws.once('unexpected-response', (_req, res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = (): void => {
+          const fromBody = errorFromBody(Buffer.concat(chunks).toString('utf8'));
+          const code = fromBody.code ?? codeForStatus(status);
+          const detail = fromBody.message ? `: ${redact(fromBody.message)}` : '';
+          settle(new RealtimeError(code, `Realtime API refused the connection (HTTP ${status}, ${code})${detail}`, { status }));
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.once('end', done);
+        res.once('error', done);
+      });
+
+      ws.once('open', () => {
+        if (settled) return;
+        const client = new RealtimeClient(ws, apiKey);
+        client.#send(sessionUpdate);
+        if (signal) {
+          const onLateAbort = (): void => void client.close();
+          signal.addEventListener('abort', onLateAbort, { once: true });
+          client.#detachSignal = () => signal.removeEventListener('abort', onLateAbort);
+        }
+        settle(client);
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return !this.#closed && this.#ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Streams caller audio (PCM s16le mono, 24 kHz). Returns false when the socket is not open. */
+  appendAudio(pcm24k: Buffer): boolean {
+    if (pcm24k.length === 0) return this.isOpen;
+    if (!this.isOpen) return false;
+    // Base64 needs no JSON escaping, so the frame is built directly instead of stringifying.
+    this.#ws.send(`{"type":"input_audio_buffer.append","audio":"${pcm24k.toString('base64')}"}`);
+    return true;
+  }
+
+  /** Answers a function call; the output is sent as JSON text. Follow with createResponse(). */
+  sendFunctionOutput(callId: string, output: unknown): boolean {
+    return this.#send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output ?? null) },
+    });
+  }
+
+  /** Asks the model to speak now, e.g. to greet first or after a function output. */
+  createResponse(instructions?: string): boolean {
+    return this.#send(instructions ? { type: 'response.create', response: { instructions } } : { type: 'response.create' });
+  }
+
+  /** Tells the model how much of its audio the caller actually heard before interrupting. */
+  truncate(itemId: string, contentIndex: number, audioEndMs: number): boolean {
+    return this.#send({
+      type: 'conversation.item.truncate',
+      item_id: itemId,
+      content_index: contentIndex,
+      audio_end_ms: Math.max(0, Math.round(audioEndMs)),
+    });
+  }
+
+  /** Closes the socket; resolves once it is closed (forcefully after a short grace period). */
+  close(): Promise<void> {
+    if (this.#closed || this.#ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const force = setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS);
+      force.unref();
+      this.#ws.once('close', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(1000, 'client closing');
+    });
+  }
+
+  #send(event: ClientEvent): boolean {
+    if (!this.isOpen) return false;
+    this.#ws.send(JSON.stringify(event));
+    return true;
+  }
+
+  #redact(text: string): string {
+    return redactSecrets(text, this.#apiKey);
+  }
+
+  #emitError(error: RealtimeError): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+  }
+
+  #emitFunctionCall(callId: string, name: string, args: string): void {
+    if (this.#calledBack.has(callId)) return;
+    this.#calledBack.add(callId);
+    this.emit('functionCall', { callId, name, arguments: parseArguments(args) });
+  }
+
+  #functionCallsIn(response: RealtimeResponse): void {
+    for (const item of response.output ?? []) {
+      if (
+        item.type === 'function_call' &&
+        typeof item.call_id === 'string' &&
+        typeof item.name === 'string' &&
+        typeof item.arguments === 'string'
+      ) {
+        this.#emitFunctionCall(item.call_id, item.name, item.arguments);
+      }
+    }
+  }
+
+  #onText(text: string): void {
+    const event = parseServerEvent(text);
+    if (event === null || !isKnownServerEvent(event)) return;
+    this.#dispatch(event);
+  }
+
+  #dispatch(event: KnownServerEvent): void {
+    switch (event.type) {
+      case 'response.output_audio.delta':
+        this.emit('audio', {
+          itemId: event.item_id,
+          contentIndex: event.content_index,
+          pcm: Buffer.from(event.delta, 'base64'),
+        });
+        return;
+      case 'input_audio_buffer.speech_started':
+        this.emit('speechStarted', { audioStartMs: event.audio_start_ms, itemId: event.item_id });
+        return;
+      case 'conversation.item.input_audio_transcription.completed': {
+        const text = event.transcript.trim();
+        if (text) this.emit('callerTranscript', text);
+        return;
+      }
+      case 'response.output_audio_transcript.done': {
+        const text = event.transcript.trim();
+        if (text) this.emit('agentTranscript', text);
+        return;
+      }
+      case 'response.function_call_arguments.done':
+        // The GA event names the function; without a name, wait for the item or response.done.
+        if (event.name) this.#emitFunctionCall(event.call_id, event.name, event.arguments);
+        return;
+      case 'response.output_item.done':
+        this.#functionCallsIn({ output: [event.item] });
+        return;
+      case 'response.done':
+        this.#functionCallsIn(event.response);
+        this.emit('responseDone', { responseId: event.response.id, status: event.response.status });
+        return;
+      case 'session.updated':
+        this.emit('sessionUpdated');
+        return;
+      case 'error': {
+        const code = event.error.code || event.error.type || 'unknown_error';
+        this.#emitError(new RealtimeError(code, this.#redact(event.error.message)));
+        return;
+      }
+      case 'session.created':
+        return;
+    }
+  }
+}

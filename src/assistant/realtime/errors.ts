@@ -1,0 +1,65 @@
+/**
+ * Codes after which retrying the same session or connection cannot help: bad or unauthorised
+ * credentials, no money, wrong model or URL, the session's hard time limit, or our own abort.
+ */
+export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
+  'invalid_api_key',
+  'invalid_organization',
+  'account_deactivated',
+  'permission_denied',
+  'unsupported_country_region_territory',
+  'insufficient_quota',
+  'billing_hard_limit_reached',
+  'model_not_found',
+  'session_expired',
+  'invalid_url',
+  'aborted',
+]);
+
+/** Codes this client produces itself; server codes pass through as the server sent them. */
+export type LocalRealtimeErrorCode =
+  | 'connect_timeout'
+  | 'network_error'
+  | 'upgrade_refused'
+  | 'rate_limit_exceeded'
+  | 'server_error'
+  | 'invalid_url'
+  | 'aborted'
+  | 'unknown_error';
+
+export const isFatalRealtimeErrorCode = (code: string): boolean => FATAL_REALTIME_ERROR_CODES.has(code);
+
+export class RealtimeError extends Error {
+  readonly code: string;
+  readonly fatal: boolean;
+  /** HTTP status when the upgrade was refused. */
+  readonly status: number | undefined;
+
+  constructor(code: LocalRealtimeErrorCode | (string & {}), message: string, extra: { status?: number } = {}) {
+    super(message);
+    this.name = 'RealtimeError';
+    this.code = code;
+    this.fatal = isFatalRealtimeErrorCode(code);
+    this.status = extra.status;
+  }
+}
+
+/** Maps a refused upgrade to a code when the body carries none. */
+export function codeForStatus(status: number): string {
+  if (status === 401) return 'invalid_api_key';
+  if (status === 403) return 'permission_denied';
+  if (status === 404) return 'model_not_found';
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'server_error';
+  return 'upgrade_refused';
+}
+
+/**
+ * Removes the key, and anything shaped like an OpenAI key, from text that came from the server
+ * or the network stack (OpenAI echoes a masked key in its 401 message).
+ */
+export function redactSecrets(text: string, apiKey: string): string {
+  let out = text;
+  if (apiKey) out = out.split(apiKey).join('[redacted]');
+  return out.replace(/\bsk-[A-Za-z0-9_*.-]{4,}/g, 'sk-[redacted]');
+}

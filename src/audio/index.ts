@@ -1,0 +1,5 @@
+export * from './constants.js';
+export { decodeMulawSample, encodeMulawSample, MulawUpsampler, pcm16kToMulaw8k } from './mulaw.js';
+export { Resampler, type ResamplerOptions } from './resample.js';
+export { PlayoutBuffer, type MarkListener } from './playout.js';
+export { FrameClock, type FrameClockOptions, type TickListener } from './clock.js';

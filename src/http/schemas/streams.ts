@@ -1,0 +1,14 @@
+import { z } from '@hono/zod-openapi';
+import { Call, StreamConfig } from './calls.js';
+
+const STATUSES = ['off', 'waiting', 'connecting', 'live', 'ended', 'error'] as const;
+
+export const StreamInfo = z
+  .object({
+    stream: StreamConfig.nullable(),
+    status: z.enum(STATUSES),
+    error: z.string().optional().openapi({ description: 'error text when the stream failed' }),
+  })
+  .openapi('StreamInfo');
+
+export const StreamAttached = StreamInfo.extend({ call: Call }).openapi('StreamAttached');

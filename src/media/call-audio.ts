@@ -1,0 +1,63 @@
+import { FRAME_BYTES, PlayoutBuffer } from '../audio/index.js';
+
+export type FrameListener = (frame: Buffer) => void;
+export type MarkPlayed = (name: string) => void;
+
+/** Phone frames older than this mean the phone is no longer sending audio. */
+const STREAMING_WINDOW_MS = 500;
+
+/**
+ * The audio of one call: the remote party's frames fanned out to every listener (agent stream,
+ * media sockets, assistant), and one play-out buffer mixing what those sources send into the call,
+ * which the shared frame clock drains at exactly one frame per 20 ms.
+ */
+export class CallAudio {
+  private readonly listeners = new Set<FrameListener>();
+  private readonly markListeners = new Map<string, MarkPlayed>();
+  readonly playout = new PlayoutBuffer((source, name) => this.markListeners.get(source)?.(name));
+  private lastFrameAt = -Infinity;
+  framesIn = 0;
+  framesOut = 0;
+
+  constructor(
+    readonly callId: string,
+    readonly deviceId: string,
+    private readonly sendToPhone: (frame: Buffer) => boolean,
+  ) {}
+
+  get streaming(): boolean {
+    return performance.now() - this.lastFrameAt < STREAMING_WINDOW_MS;
+  }
+
+  /** A frame from the phone. Frames of another size are passed on as they are. */
+  fromPhone(frame: Buffer): void {
+    this.lastFrameAt = performance.now();
+    this.framesIn += 1;
+    for (const listener of this.listeners) listener(frame);
+  }
+
+  listen(listener: FrameListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Registers a play-out source; `onMark` hears its marks once the audio before them has played. */
+  source(id: string, onMark?: MarkPlayed): { push(pcm: Buffer): void; mark(name: string): void; clear(): void; remove(): void } {
+    if (onMark) this.markListeners.set(id, onMark);
+    return {
+      push: (pcm) => this.playout.push(id, pcm),
+      mark: (name) => this.playout.mark(id, name),
+      clear: () => this.playout.clear(id),
+      remove: () => {
+        this.playout.removeSource(id);
+        this.markListeners.delete(id);
+      },
+    };
+  }
+
+  /** One clock tick: the next mixed frame goes to the phone; nothing is sent while idle. */
+  tick(): void {
+    const frame = this.playout.nextFrame();
+    if (frame && frame.length === FRAME_BYTES && this.sendToPhone(frame)) this.framesOut += 1;
+  }
+}

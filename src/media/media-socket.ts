@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { PCM_FORMAT } from '../audio/index.js';
+import type { Call, CallService } from '../calls/index.js';
+import { isFinal } from '../calls/index.js';
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { CallAudio } from './call-audio.js';
+import type { MediaRouter } from './router.js';
+
+export type UpgradeAuthenticator = (req: IncomingMessage) => Promise<boolean>;
+
+let nextListener = 0;
+
+/**
+ * `/v1/calls/{callId}/media`: the raw stream protocol with the roles swapped (contract.md). The
+ * client hears the remote party and may speak into the call; several clients may share a call.
+ */
+export class MediaSockets {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  private readonly sockets = new Set<WebSocket>();
+
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; authenticate: UpgradeAuthenticator; log: Logger }) {}
+
+  handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>): Promise<void> => {
+    if (!(await this.o.authenticate(req))) throw new GatewayError('UNAUTHORIZED', 'A valid API key or console session is required');
+    const call = await this.o.calls.get(params.callId ?? '');
+    if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has ended (${call.state})`);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, call));
+  };
+
+  private accept(ws: WebSocket, call: Call): void {
+    const { log, media } = this.o;
+    this.sockets.add(ws);
+    const sourceId = `media:${++nextListener}`;
+    log.info({ callId: call.id, deviceId: call.deviceId, sourceId }, 'media socket opened');
+    ws.send(JSON.stringify({ type: 'start', callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, format: PCM_FORMAT }));
+
+    let audio: CallAudio | undefined;
+    let stopListening: (() => void) | undefined;
+    let source: ReturnType<CallAudio['source']> | undefined;
+    const attach = (a: CallAudio) => {
+      audio = a;
+      source = a.source(sourceId);
+      stopListening = a.listen((frame) => {
+        if (ws.readyState === ws.OPEN) ws.send(frame, { binary: true });
+      });
+    };
+    const existing = media.get(call.id);
+    if (existing) attach(existing);
+
+    const onStarted = (a: CallAudio) => {
+      if (a.callId === call.id && !audio) attach(a);
+    };
+    const onEnded = (a: CallAudio) => {
+      if (a.callId !== call.id) return;
+      if (ws.readyState === ws.OPEN) {
+        ws.send(JSON.stringify({ type: 'stop', callId: call.id }));
+        ws.close(1000, 'call ended');
+      }
+    };
+    const onChange = ({ call: changed }: { call: Call }) => {
+      if (changed.id === call.id && isFinal(changed.state) && !audio && ws.readyState === ws.OPEN) {
+        ws.send(JSON.stringify({ type: 'stop', callId: call.id }));
+        ws.close(1000, 'call ended');
+      }
+    };
+    media.on('started', onStarted);
+    media.on('ended', onEnded);
+    this.o.calls.on('change', onChange);
+
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        source?.push(data as Buffer);
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse((data as Buffer).toString('utf8'));
+      } catch {
+        message = undefined;
+      }
+      if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'clear') {
+        source?.clear();
+      } else {
+        ws.send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'Expected binary PCM or {"type":"clear"}' }));
+      }
+    });
+    ws.on('error', (err) => log.warn({ err, callId: call.id }, 'media socket error'));
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      media.off('started', onStarted);
+      media.off('ended', onEnded);
+      this.o.calls.off('change', onChange);
+      stopListening?.();
+      source?.remove();
+      log.info({ callId: call.id, sourceId }, 'media socket closed');
+    });
+  }
+
+  close(): void {
+    for (const ws of this.sockets) ws.close(1001, 'gateway shutting down');
+    this.wss.close();
+  }
+}

@@ -1,0 +1,70 @@
+import { EventEmitter } from 'node:events';
+import { FrameClock } from '../audio/index.js';
+import type { Call, CallChange, CallService } from '../calls/index.js';
+import { isFinal } from '../calls/index.js';
+import type { Logger } from '../log.js';
+import type { PhoneHub } from '../phones/index.js';
+import { CallAudio } from './call-audio.js';
+
+/**
+ * Owns the CallAudio of every call that is active or held, routes phone frames to it by phone,
+ * and drives every play-out buffer from one shared drift-free clock.
+ */
+export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ended: [CallAudio, Call] }> {
+  private readonly byCall = new Map<string, CallAudio>();
+  private readonly byDevice = new Map<string, CallAudio>();
+  private unsubscribeClock: (() => void) | undefined;
+
+  constructor(
+    private readonly o: { calls: CallService; hub: PhoneHub; log: Logger; clock?: FrameClock },
+  ) {
+    super();
+    this.clock = o.clock ?? new FrameClock({ onError: (err) => o.log.error({ err }, 'play-out tick failed') });
+    o.calls.on('audio', (deviceId, frame) => this.byDevice.get(deviceId)?.fromPhone(frame));
+    o.calls.on('change', (change) => this.onChange(change));
+  }
+
+  private readonly clock: FrameClock;
+
+  get(callId: string): CallAudio | undefined {
+    return this.byCall.get(callId);
+  }
+
+  isStreaming(callId: string): boolean {
+    return this.byCall.get(callId)?.streaming ?? false;
+  }
+
+  get activeCount(): number {
+    return this.byCall.size;
+  }
+
+  private onChange({ call }: CallChange): void {
+    const existing = this.byCall.get(call.id);
+    if ((call.state === 'active' || call.state === 'held') && !existing) {
+      const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame));
+      this.byCall.set(call.id, audio);
+      this.byDevice.set(call.deviceId, audio);
+      this.unsubscribeClock ??= this.clock.subscribe(this.tick);
+      this.o.log.debug({ callId: call.id, deviceId: call.deviceId }, 'call audio started');
+      this.emit('started', audio, call);
+    } else if (existing && isFinal(call.state)) {
+      this.byCall.delete(call.id);
+      if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);
+      if (this.byCall.size === 0) {
+        this.unsubscribeClock?.();
+        this.unsubscribeClock = undefined;
+      }
+      this.o.log.debug({ callId: call.id, deviceId: call.deviceId, framesIn: existing.framesIn, framesOut: existing.framesOut }, 'call audio ended');
+      this.emit('ended', existing, call);
+    }
+  }
+
+  private readonly tick = (): void => {
+    for (const audio of this.byCall.values()) audio.tick();
+  };
+
+  stop(): void {
+    this.unsubscribeClock?.();
+    this.unsubscribeClock = undefined;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Call, CallChange, CallService, StreamConfig } from '../calls/index.js';
+import { isFinal } from '../calls/index.js';
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { MediaRouter } from '../media/index.js';
+import { AgentStream, type StreamStatus } from './agent-stream.js';
+
+export interface StreamInfo {
+  stream: StreamConfig | null;
+  status: StreamStatus;
+  error?: string;
+}
+
+interface StreamState {
+  config: StreamConfig;
+  status: StreamStatus;
+  error?: string | undefined;
+  agent?: AgentStream | undefined;
+}
+
+/**
+ * The agent stream of each call: `waiting` until the call is answered, then dialled; its end
+ * follows the call, and an agent that leaves or fails hangs the call up (the spec's stream effects).
+ */
+export class StreamManager {
+  private readonly states = new Map<string, StreamState>();
+
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {
+    o.calls.on('change', (change) => this.onChange(change));
+  }
+
+  async info(callId: string): Promise<StreamInfo> {
+    const call = await this.o.calls.get(callId);
+    return this.present(call);
+  }
+
+  private present(call: Call): StreamInfo {
+    const state = this.states.get(call.id);
+    if (state) return { stream: state.config, status: state.status, ...(state.error ? { error: state.error } : {}) };
+    // After a restart no socket survives: a stored stream is over, or still waits for its answer.
+    if (!call.stream) return { stream: null, status: 'off' };
+    const waiting = !isFinal(call.state) && !call.answeredAt;
+    return { stream: call.stream, status: waiting ? 'waiting' : 'ended' };
+  }
+
+  /** POST /v1/calls/{id}/stream: answers a ringing incoming call, replaces any attached stream. */
+  async attach(callId: string, config: StreamConfig): Promise<{ info: StreamInfo; call: Call }> {
+    let call = await this.o.calls.get(callId);
+    if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has already ended (${call.state})`);
+    this.states.get(callId)?.agent?.stop();
+    const state: StreamState = { config, status: 'waiting' };
+    this.states.set(callId, state);
+    call = await this.o.calls.setStream(callId, config);
+    if (call.direction === 'incoming' && call.state === 'ringing') {
+      try {
+        call = (await this.o.calls.act(callId, 'answer')).call;
+      } catch (err) {
+        this.states.delete(callId);
+        await this.o.calls.setStream(callId, null);
+        throw err;
+      }
+    }
+    if (call.state === 'active' || call.state === 'held') this.connect(call, state);
+    this.o.log.info({ callId, deviceId: call.deviceId, status: state.status }, 'stream attached');
+    return { info: this.present(call), call };
+  }
+
+  /** DELETE /v1/calls/{id}/stream: the agent socket closes, the call goes on. */
+  async detach(callId: string): Promise<void> {
+    const call = await this.o.calls.get(callId);
+    const state = this.states.get(callId);
+    if (state) {
+      state.agent?.stop();
+      state.status = 'ended';
+    }
+    if (call.stream) await this.o.calls.setStream(callId, null);
+    this.states.delete(callId);
+    this.o.log.info({ callId, deviceId: call.deviceId }, 'stream detached');
+  }
+
+  /** Digits the phone reported on a call, for vendor agents. */
+  dtmf(callId: string, digits: string): void {
+    this.states.get(callId)?.agent?.dtmf(digits);
+  }
+
+  private connect(call: Call, state: StreamState): void {
+    const agent = new AgentStream(call, state.config, this.o.media.get(call.id), this.o.log, {
+      status: (status, error) => {
+        if (state.agent !== agent) return;
+        state.status = status;
+        state.error = error;
+      },
+      hangup: (reason) => {
+        if (state.agent !== agent) return;
+        this.o.log.info({ callId: call.id, reason }, 'hanging up after the agent stream ended');
+        this.o.calls.act(call.id, 'hangup').catch((err: unknown) => this.o.log.warn({ err, callId: call.id }, 'hangup after stream end failed'));
+      },
+    });
+    state.agent = agent;
+    agent.connect();
+  }
+
+  private onChange({ call, previousState }: CallChange): void {
+    let state = this.states.get(call.id);
+    if (!state && previousState === null && call.stream) {
+      state = { config: call.stream, status: 'waiting' };
+      this.states.set(call.id, state);
+    }
+    if (!state) return;
+    if ((call.state === 'active' || call.state === 'held') && state.status === 'waiting') {
+      this.connect(call, state);
+    } else if (isFinal(call.state)) {
+      if (state.agent) state.agent.stop();
+      if (state.status === 'waiting' || state.status === 'connecting' || state.status === 'live') state.status = 'ended';
+      // Keep the final status for GET; the socket is gone.
+      state.agent = undefined;
+    }
+  }
+
+  close(): void {
+    for (const state of this.states.values()) state.agent?.stop();
+  }
+}

@@ -1,0 +1,9 @@
+export {
+  WebhookDispatcher,
+  toWebhookDelivery,
+  type WebhookBody,
+  type WebhookDelivery,
+  type WebhookDispatcherOptions,
+  type WebhookJobInput,
+} from './dispatcher.js';
+export { signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignInput, type WebhookHeaders } from './signing.js';
