@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { decideCommand, type SimCall } from './commands.js';
+
+const call = (over: Partial<SimCall> = {}): SimCall => ({
+  nativeCallId: 'sim-1',
+  callId: 'c1',
+  direction: 'outgoing',
+  remoteNumber: '+1',
+  state: 'active',
+  ...over,
+});
+const cmd = (action: string, payload: Record<string, unknown> = {}, callId = 'c1') => ({ action, callId, payload });
+const code = (d: ReturnType<typeof decideCommand>): string => (d.ok ? 'ok' : d.error.code);
+
+describe('decideCommand', () => {
+  it.each([
+    // [call, command, expected]
+    [null, cmd('dial', { to: '+1' }), 'ok'],
+    [null, cmd('dial', {}), 'BAD_COMMAND'],
+    [call(), cmd('dial', { to: '+1' }, 'c2'), 'DEVICE_BUSY'],
+    [null, cmd('answer'), 'INVALID_STATE'],
+    [call(), cmd('answer'), 'INVALID_STATE'],
+    [call({ direction: 'incoming', state: 'ringing' }), cmd('answer'), 'ok'],
+    [call({ direction: 'incoming', state: 'ringing', callId: undefined }), cmd('answer', {}, 'named-later'), 'ok'],
+    [call({ direction: 'incoming', state: 'ringing' }), cmd('answer', {}, 'c2'), 'INVALID_STATE'],
+    [call({ direction: 'incoming', state: 'active' }), cmd('reject'), 'INVALID_STATE'],
+    [call({ state: 'dialing' }), cmd('hangup'), 'ok'],
+    [call({ state: 'dialing' }), cmd('hold'), 'INVALID_STATE'],
+    [call({ state: 'active' }), cmd('unhold'), 'INVALID_STATE'],
+    [call({ state: 'held' }), cmd('unhold'), 'ok'],
+    [call({ state: 'held' }), cmd('dtmf', { digits: '0*#' }), 'ok'],
+    [call({ state: 'dialing' }), cmd('dtmf', { digits: '1' }), 'INVALID_STATE'],
+    [call(), cmd('dtmf', { digits: '' }), 'BAD_COMMAND'],
+    [call(), cmd('transfer'), 'BAD_COMMAND'],
+  ] as const)('%# %j %j -> %s', (c, command, expected) => {
+    expect(code(decideCommand(c, command))).toBe(expected);
+  });
+
+  it('hangup of a ringing incoming call is a rejection by the user', () => {
+    expect(decideCommand(call({ direction: 'incoming', state: 'ringing' }), cmd('hangup'))).toEqual({
+      ok: true,
+      effect: { kind: 'event', event: 'call.disconnected', state: 'ended', payload: { cause: 'rejected' } },
+    });
+  });
+});

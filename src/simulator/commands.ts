@@ -1,0 +1,73 @@
+import type { CallDirection, CallState, CommandMessage, PhoneEventName } from './protocol.js';
+
+/** The simulator's view of its one call. */
+export interface SimCall {
+  nativeCallId: string;
+  callId?: string;
+  direction: CallDirection;
+  remoteNumber: string;
+  state: CallState;
+}
+
+export type CommandEffect =
+  | { kind: 'dial'; callId: string; to: string }
+  | { kind: 'event'; event: PhoneEventName; state: CallState; payload: Record<string, unknown> }
+  | { kind: 'dtmf'; digits: string };
+
+export type CommandDecision =
+  | { ok: true; effect: CommandEffect }
+  | { ok: false; error: { code: string; message: string } };
+
+export const FINAL_STATES: ReadonlySet<CallState> = new Set(['ended', 'rejected', 'failed']);
+
+const DTMF_DIGITS = /^[0-9*#]+$/;
+
+const refuse = (code: string, message: string): CommandDecision => ({ ok: false, error: { code, message } });
+const event = (e: PhoneEventName, state: CallState, payload: Record<string, unknown> = {}): CommandDecision => ({
+  ok: true,
+  effect: { kind: 'event', event: e, state, payload },
+});
+
+/**
+ * What a phone does with a command, given its current call: the refusal for the `ack`, or the
+ * effect to apply after a positive `ack`. Codes follow contract.md (DEVICE_BUSY, INVALID_STATE);
+ * BAD_COMMAND is the phone's own code for a command it cannot read.
+ */
+export function decideCommand(
+  call: Readonly<SimCall> | null,
+  cmd: Pick<CommandMessage, 'action' | 'callId' | 'payload'>,
+): CommandDecision {
+  if (cmd.action === 'dial') {
+    if (call) return refuse('DEVICE_BUSY', `the phone already has a call (${call.callId ?? call.nativeCallId}, ${call.state})`);
+    const to = cmd.payload['to'];
+    if (typeof to !== 'string' || to.trim() === '') return refuse('BAD_COMMAND', 'dial needs payload.to');
+    if (cmd.callId === '') return refuse('BAD_COMMAND', 'dial needs a callId');
+    return { ok: true, effect: { kind: 'dial', callId: cmd.callId, to } };
+  }
+  if (!['answer', 'reject', 'hangup', 'hold', 'unhold', 'dtmf'].includes(cmd.action)) {
+    return refuse('BAD_COMMAND', `unknown action ${JSON.stringify(cmd.action)}`);
+  }
+  // An incoming call has no callId until its event.ack; a command naming a call then means this one.
+  if (!call || (call.callId !== undefined && call.callId !== cmd.callId)) {
+    return refuse('INVALID_STATE', `the phone has no call ${cmd.callId}`);
+  }
+  const ringingIncoming = call.direction === 'incoming' && call.state === 'ringing';
+  switch (cmd.action) {
+    case 'answer':
+      return ringingIncoming ? event('call.active', 'active') : refuse('INVALID_STATE', `cannot answer a call that is ${call.direction} and ${call.state}`);
+    case 'reject':
+      return ringingIncoming ? event('call.rejected', 'rejected') : refuse('INVALID_STATE', `cannot reject a call that is ${call.direction} and ${call.state}`);
+    case 'hangup':
+      return event('call.disconnected', 'ended', { cause: ringingIncoming ? 'rejected' : 'local' });
+    case 'hold':
+      return call.state === 'active' ? event('call.holding', 'held') : refuse('INVALID_STATE', `cannot hold a call that is ${call.state}`);
+    case 'unhold':
+      return call.state === 'held' ? event('call.active', 'active') : refuse('INVALID_STATE', `cannot unhold a call that is ${call.state}`);
+    default: {
+      const digits = cmd.payload['digits'];
+      if (typeof digits !== 'string' || !DTMF_DIGITS.test(digits)) return refuse('BAD_COMMAND', 'dtmf needs payload.digits matching ^[0-9*#]+$');
+      if (call.state !== 'active' && call.state !== 'held') return refuse('INVALID_STATE', `cannot send tones on a call that is ${call.state}`);
+      return { ok: true, effect: { kind: 'dtmf', digits } };
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/** Wire types of phone-protocol.md (version 1), seen from the phone. */
+
+export const PHONE_EVENT_NAMES = [
+  'call.new',
+  'call.connecting',
+  'call.select_phone_account',
+  'call.dialing',
+  'call.ringing',
+  'call.simulated_ringing',
+  'call.active',
+  'call.audio_processing',
+  'call.holding',
+  'call.pulling',
+  'call.disconnecting',
+  'call.disconnected',
+  'call.rejected',
+  'call.failed',
+] as const;
+export type PhoneEventName = (typeof PHONE_EVENT_NAMES)[number];
+
+export type CallDirection = 'outgoing' | 'incoming';
+/** The spec's call states; a call of the simulator leaves `currentCall` once it is final. */
+export type CallState = 'dialing' | 'ringing' | 'active' | 'held' | 'ended' | 'rejected' | 'failed';
+export type DisconnectCause = 'local' | 'remote' | 'busy' | 'rejected' | 'missed' | 'error' | 'other';
+export type CommandAction = 'dial' | 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold' | 'dtmf';
+
+/** The Device `health` object of the spec. */
+export interface Health {
+  battery: number;
+  charging: boolean;
+  network: 'wifi' | 'cellular' | 'ethernet' | 'other' | 'none';
+  signal: number;
+  carrier: string;
+  audio: 'running' | 'stopped' | 'pairing_required';
+  appVersion: string;
+  android: string;
+  model: string;
+  reportedAt: string;
+}
+
+export interface HelloMessage {
+  type: 'hello';
+  appVersion: string;
+  call?: { nativeCallId: string; callId?: string; state: CallState };
+}
+
+export interface HealthMessage {
+  type: 'health';
+  health: Health;
+}
+
+export interface AckMessage {
+  type: 'ack';
+  commandId: string;
+  ok: boolean;
+  error?: { code: string; message: string };
+}
+
+export interface EventMessage {
+  type: 'event';
+  eventId: string;
+  event: PhoneEventName;
+  nativeCallId: string;
+  callId?: string;
+  direction?: CallDirection;
+  remoteNumber?: string;
+  occurredAt: string;
+  payload: Record<string, unknown>;
+}
+
+export type PhoneMessage = HelloMessage | HealthMessage | AckMessage | EventMessage;
+
+const welcomeSchema = z.object({
+  type: z.literal('welcome'),
+  deviceId: z.string(),
+  serverTime: z.string(),
+});
+const commandSchema = z.object({
+  type: z.literal('command'),
+  commandId: z.string().min(1),
+  callId: z.string(),
+  action: z.string(),
+  payload: z.record(z.string(), z.unknown()).default({}),
+});
+const eventAckSchema = z.object({
+  type: z.literal('event.ack'),
+  eventId: z.string(),
+  callId: z.string().optional(),
+});
+const errorSchema = z.object({
+  type: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const gatewayMessageSchema = z.discriminatedUnion('type', [
+  welcomeSchema,
+  commandSchema,
+  eventAckSchema,
+  errorSchema,
+]);
+
+export type WelcomeMessage = z.infer<typeof welcomeSchema>;
+export type CommandMessage = z.infer<typeof commandSchema>;
+export type EventAckMessage = z.infer<typeof eventAckSchema>;
+export type GatewayErrorMessage = z.infer<typeof errorSchema>;
+export type GatewayMessage = z.infer<typeof gatewayMessageSchema>;
+
+/** Parses one text frame from the gateway; returns a description of the problem on failure. */
+export function parseGatewayMessage(text: string): { ok: true; message: GatewayMessage } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: `not JSON: ${text.slice(0, 200)}` };
+  }
+  const parsed = gatewayMessageSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { ok: false, problem: `invalid message (${issues}): ${text.slice(0, 200)}` };
+  }
+  return { ok: true, message: parsed.data };
+}
