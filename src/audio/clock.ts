@@ -87,7 +87,8 @@ export class FrameClock {
 
   private schedule(): void {
     const remaining = this.start + this.nextTick * this.periodMs - this.now();
-    this.timer = this.setTimer(() => this.fire(), Math.max(0, Math.ceil(remaining)));
+    // At least 1 ms, so a timer that fired a little early cannot spin.
+    this.timer = this.setTimer(() => this.fire(), Math.max(1, Math.ceil(remaining)));
   }
 
   private fire(): void {

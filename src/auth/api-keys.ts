@@ -33,6 +33,9 @@ const present = (row: ApiKeyRow): ApiKey => ({
 });
 
 export class ApiKeyService {
+  /** createdAt strictly increases within the process, so "newest first" never depends on a tie. */
+  private lastCreatedMs = 0;
+
   constructor(
     private readonly repo: ApiKeysRepo,
     private readonly environmentKey: string | undefined,
@@ -40,12 +43,13 @@ export class ApiKeyService {
 
   async create(name: string): Promise<ApiKey & { key: string }> {
     const key = API_KEY_PREFIX + randomBytes(24).toString('base64url');
+    this.lastCreatedMs = Math.max(Date.now(), this.lastCreatedMs + 1);
     const row: ApiKeyRow = {
       id: randomUUID(),
       name,
       prefix: key.slice(0, PREFIX_LENGTH),
       hash: sha256(key).toString('hex'),
-      created_at: new Date().toISOString(),
+      created_at: new Date(this.lastCreatedMs).toISOString(),
       last_used_at: null,
     };
     await this.repo.insert(row);

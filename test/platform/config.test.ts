@@ -1,0 +1,143 @@
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { ServerProcess, tempDir } from './support.js';
+
+/** The message loadConfig throws for env, or fails the test if it accepts it. */
+function rejection(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration from the environment', () => {
+  it('has the defaults of the contract', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: './data',
+      databaseUrl: undefined,
+      gatewayApiKey: undefined,
+      publicUrl: undefined,
+      incomingStreamFormat: undefined,
+      webhookRetryDelaysMs: [5_000, 30_000, 120_000],
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable of the contract', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/voice',
+      DATABASE_URL: 'postgres://u:p@db:5432/voice',
+      HTTP_GATEWAY_API_KEY: 'an-environment-key-of-some-length',
+      PUBLIC_URL: 'https://gw.example',
+      WEBHOOK_URL: 'https://hooks.example/in',
+      DOCS_URL: 'https://docs.example',
+      INCOMING_STREAM_URL: 'wss://agent.example/in',
+      INCOMING_STREAM_FORMAT: 'vendor',
+      ASSISTANT_API_KEY: 'sk-assistant',
+      ASSISTANT_MODEL: 'some-model',
+      ASSISTANT_REALTIME_URL: 'ws://127.0.0.1:9999/realtime',
+      WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
+      WEBHOOK_RETRY_DELAYS: '50ms,1s,2m',
+      ADMIN_EMAIL: 'owner@example.com',
+      ADMIN_PASSWORD: 'correct horse battery',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toEqual({
+      port: 9090,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/voice',
+      databaseUrl: 'postgres://u:p@db:5432/voice',
+      gatewayApiKey: 'an-environment-key-of-some-length',
+      publicUrl: 'https://gw.example',
+      webhookUrl: 'https://hooks.example/in',
+      docsUrl: 'https://docs.example',
+      incomingStreamUrl: 'wss://agent.example/in',
+      incomingStreamFormat: 'vendor',
+      assistantApiKey: 'sk-assistant',
+      assistantModel: 'some-model',
+      assistantRealtimeUrl: 'ws://127.0.0.1:9999/realtime',
+      webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
+      webhookRetryDelaysMs: [50, 1000, 120_000],
+      adminEmail: 'owner@example.com',
+      adminPassword: 'correct horse battery',
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', PUBLIC_URL: '', LOG_LEVEL: '' })).toMatchObject({ port: 8080, publicUrl: undefined, logLevel: 'info' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PUBLIC_URL', 'not a url'],
+    ['WEBHOOK_URL', 'ftp://hooks.example'],
+    ['DOCS_URL', 'docs'],
+    ['INCOMING_STREAM_URL', 'https://agent.example'],
+    ['INCOMING_STREAM_FORMAT', 'mp3'],
+    ['ASSISTANT_REALTIME_URL', 'http://model.example'],
+    ['DATABASE_URL', 'mysql://db/voice'],
+    ['WEBHOOK_RETRY_DELAYS', '5x,30s,2m'],
+    ['WEBHOOK_RETRY_DELAYS', '5s,30s'],
+    ['LOG_LEVEL', 'loud'],
+    ['ADMIN_EMAIL', 'not-an-email'],
+  ])('rejects %s=%s with a message naming the variable', (variable, value) => {
+    const err = rejection({ [variable]: value });
+    expect(err.variable).toBe(variable);
+    expect(err.message).toContain(variable);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it.each([
+    ['HTTP_GATEWAY_API_KEY', 'short-key'],
+    ['WEBHOOK_SECRET', 'whsec_tooshort'],
+    ['WEBHOOK_SECRET', 'plain-secret-without-the-prefix-0123456789'],
+    ['ADMIN_PASSWORD', 'seven77'],
+  ])('rejects a bad %s without printing its value', (variable, value) => {
+    const env: Record<string, string> = { [variable]: value };
+    if (variable === 'ADMIN_PASSWORD') env.ADMIN_EMAIL = 'owner@example.com';
+    const err = rejection(env);
+    expect(err.message).toContain(variable);
+    expect(err.message).not.toContain(value);
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(rejection({ ADMIN_EMAIL: 'owner@example.com' }).message).toContain('ADMIN_PASSWORD');
+    expect(rejection({ ADMIN_PASSWORD: 'correct horse battery' }).message).toContain('ADMIN_EMAIL');
+  });
+
+  describe.concurrent('the real server', () => {
+    it.for([
+      ['PORT', 'abc', 'abc'],
+      ['HTTP_GATEWAY_API_KEY', 'short-key', null],
+    ] as const)('refuses to start with %s=%s: exit code non-zero, one line on stderr naming it', async ([variable, value, shown], { expect, onTestFinished }) => {
+      const dataDir = tempDir();
+      const server = new ServerProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', [variable]: value });
+      onTestFinished(async () => {
+        await server.kill();
+        rmSync(dataDir, { recursive: true, force: true });
+      });
+      const { code } = await server.exited;
+      expect(code, server.stderr).not.toBe(0);
+      expect(code).not.toBeNull();
+      const lines = server.stderr.split('\n').filter((line) => line.trim() !== '');
+      expect(lines, server.stderr).toHaveLength(1);
+      expect(lines[0]).toContain(variable);
+      if (shown) expect(lines[0]).toContain(shown);
+      else expect(lines[0]).not.toContain(value);
+      expect(server.lines.map((l) => l.msg)).not.toContain('gateway listening');
+    });
+  });
+});

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { ApiResponse } from '../helpers/gateway.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const tempDir = (): string => mkdtempSync(path.join(tmpdir(), 'vg-platform-'));
+
+/** Prints a response for assertion messages. */
+export const show = (res: Pick<ApiResponse, 'status' | 'text'>): string => `${res.status} ${res.text.slice(0, 500)}`;
+
+/** Every file under dir (the database, its WAL and shared memory, the key file...), with its bytes. */
+export function readTree(dir: string): Array<{ file: string; bytes: Buffer }> {
+  const out: Array<{ file: string; bytes: Buffer }> = [];
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) out.push(...readTree(file));
+    else out.push({ file, bytes: readFileSync(file) });
+  }
+  return out;
+}
+
+/** The files of dir whose bytes contain needle (as UTF-8). */
+export function filesContaining(dir: string, needle: string): string[] {
+  const wanted = Buffer.from(needle, 'utf8');
+  return readTree(dir)
+    .filter(({ bytes }) => bytes.includes(wanted))
+    .map(({ file }) => path.relative(dir, file));
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+}
+
+export async function readResponse(res: http.IncomingMessage): Promise<RawResponse> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.statusCode ?? 0, headers: res.headers, text, body };
+}
+
+/**
+ * Sends a body with `Transfer-Encoding: chunked` (no Content-Length), one chunk after the other, on
+ * a connection of its own. Stops writing once the server has answered (it may answer early, 413).
+ */
+export async function chunkedRequest(url: string, method: string, chunks: Array<string | Buffer>, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const req = http.request(url, { method, agent: false, headers: { 'content-type': 'application/json', ...headers } });
+  let answered = false;
+  const response = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.once('response', (res) => {
+      answered = true;
+      resolve(res);
+    });
+    // A server that answers early closes the connection under a client still writing.
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+  });
+  for (const chunk of chunks) {
+    if (answered || req.destroyed) break;
+    await new Promise<void>((resolve) => req.write(chunk, () => resolve()));
+  }
+  if (!answered && !req.destroyed) req.end();
+  return readResponse(await response);
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The real server (`node --import tsx src/main.ts`) as a child process, its pino lines parsed. */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  readonly lines: LogLine[] = [];
+  readonly stdout: string[] = [];
+  stderr = '';
+  /** Resolves with the exit code and signal once the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly waiters = new Set<{ test: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
+
+  constructor(env: Record<string, string>) {
+    const inherited = { ...process.env };
+    // Only the variables a test passes configure the gateway.
+    for (const name of Object.keys(inherited)) {
+      if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|HTTP_GATEWAY_API_KEY|PUBLIC_URL|WEBHOOK_URL|DOCS_URL|INCOMING_STREAM_\w+|ASSISTANT_\w+|WEBHOOK_\w+|ADMIN_\w+|LOG_LEVEL)$/.test(name)) {
+        delete inherited[name];
+      }
+    }
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.exited = once(this.child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+    this.child.stderr?.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
+    createInterface({ input: this.child.stdout! }).on('line', (text) => {
+      this.stdout.push(text);
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        return;
+      }
+      this.lines.push(line);
+      for (const waiter of this.waiters) {
+        if (waiter.test(line)) {
+          this.waiters.delete(waiter);
+          waiter.resolve(line);
+        }
+      }
+    });
+  }
+
+  /** The first log line with this message; fails if the process exits first. */
+  waitForLog(msg: string): Promise<LogLine> {
+    const seen = this.lines.find((line) => line.msg === msg);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<LogLine>((resolve, reject) => {
+      this.waiters.add({ test: (line) => line.msg === msg, resolve });
+      void this.exited.then(({ code, signal }) =>
+        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging "${msg}"; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
+      );
+    });
+  }
+
+  /** Waits for "gateway listening" and returns the URL it logged. */
+  async listening(): Promise<string> {
+    const line = await this.waitForLog('gateway listening');
+    return String(line.url);
+  }
+
+  /** Kills the process if a test left it running. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}
