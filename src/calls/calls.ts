@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Command, DeviceService, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
+import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, normalizeTimestamp } from './created-at.js';
@@ -33,6 +33,11 @@ export interface CallServiceOptions {
   log: Logger;
   /** How long a live call waits for its phone to come back before it is ended. */
   phoneGraceMs: number;
+  /**
+   * How long after a `hello` the gateway waits before ending calls the phone no longer has, so that
+   * the phone's own events, resent from its outbox right after the hello, end them with their true cause.
+   */
+  reconcileDelayMs: number;
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
@@ -42,10 +47,13 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
  * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
  * listen to `change`.
  */
-export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer] }> implements PhoneEventSink {
+export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
   private clock!: CreationClock;
+  private webhookExtras: ((callId: string) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  private readonly reconcileTimers = new Set<NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(private readonly o: CallServiceOptions) {
     super();
@@ -59,7 +67,15 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
   }
 
+  /** Fields other domains add to a call's webhook bodies (the assistant's message). */
+  setWebhookExtras(extras: (callId: string) => Promise<Record<string, unknown>>): void {
+    this.webhookExtras = extras;
+  }
+
   stop(): void {
+    this.stopped = true;
+    for (const timer of this.reconcileTimers) clearTimeout(timer);
+    this.reconcileTimers.clear();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
     this.graceTimers.clear();
   }
@@ -183,15 +199,39 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   // ---- the phone's side -------------------------------------------------------------------
 
-  onHello(deviceId: string, hello: HelloMessage): Promise<void> {
+  async onHello(deviceId: string, hello: HelloMessage): Promise<void> {
     this.cancelGrace(deviceId);
+    const onPhone = hello.call ?? null;
+    if (onPhone?.callId) {
+      const known = await this.o.repo.get(onPhone.callId);
+      if (known && known.device_id === deviceId && isFinal(known.state)) {
+        // The gateway already ended it (the phone stayed away too long): free the line.
+        this.o.log.info({ callId: known.id, deviceId }, 'phone still holds a call that has ended; asking it to hang up');
+        this.o.hub.sendCommand(deviceId, this.command(known.id, 'hangup', {})).catch((err: unknown) =>
+          this.o.log.warn({ err, callId: known.id, deviceId }, 'hangup of an ended call failed'),
+        );
+      }
+    }
+    const missing = (await this.o.repo.openCalls(deviceId))
+      .filter((call) => !(onPhone && (onPhone.callId === call.id || (call.native_call_id !== null && onPhone.nativeCallId === call.native_call_id))))
+      .map((call) => call.id);
+    if (missing.length === 0) return;
+    const timer = setTimeout(() => {
+      this.reconcileTimers.delete(timer);
+      if (this.stopped || !this.o.hub.connected(deviceId)) return;
+      void this.reconcile(deviceId, missing).catch((err: unknown) => this.o.log.error({ err, deviceId }, 'reconcile failed'));
+    }, this.o.reconcileDelayMs);
+    this.reconcileTimers.add(timer);
+  }
+
+  /** Ends the calls a phone's `hello` did not name, unless its own events have ended them meanwhile. */
+  private reconcile(deviceId: string, callIds: string[]): Promise<void> {
     return this.withDeviceLock(deviceId, async () => {
-      const onPhone = hello.call ?? null;
-      for (const call of await this.o.repo.openCalls(deviceId)) {
-        const same = onPhone && (onPhone.callId === call.id || (call.native_call_id !== null && onPhone.nativeCallId === call.native_call_id));
-        if (same) continue;
-        this.o.log.info({ callId: call.id, deviceId }, 'phone no longer has the call; ending it');
-        await this.gatewayEvent(call.id, 'call.disconnected', { cause: 'other', reason: 'the phone no longer has this call', source: 'gateway' });
+      for (const callId of callIds) {
+        const call = await this.o.repo.get(callId);
+        if (!call || isFinal(call.state)) continue;
+        this.o.log.info({ callId, deviceId }, 'phone no longer has the call; ending it');
+        await this.gatewayEvent(callId, 'call.disconnected', { cause: 'other', reason: 'the phone no longer has this call', source: 'gateway' });
       }
     });
   }
@@ -204,10 +244,24 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     this.emit('audio', deviceId, frame);
   }
 
+  /** Keypad digits the remote party pressed (protocol extension 1.1); not stored, passed to listeners. */
+  onDtmf(deviceId: string, message: DtmfMessage): void {
+    void (async () => {
+      const row = (message.callId ? await this.o.repo.get(message.callId) : undefined) ?? (await this.o.repo.byNativeId(deviceId, message.nativeCallId));
+      if (!row || row.device_id !== deviceId) return;
+      this.o.log.info({ callId: row.id, deviceId, digits: message.digits.length }, 'remote party pressed keys');
+      this.emit('dtmf', row.id, message.digits);
+    })().catch((err: unknown) => this.o.log.warn({ err, deviceId }, 'dtmf report failed'));
+  }
+
   onDisconnected(deviceId: string): void {
-    void this.o.repo.openCalls(deviceId).then((open) => {
-      if (open.length > 0 && !this.o.hub.connected(deviceId)) this.startGrace(deviceId);
-    });
+    if (this.stopped) return;
+    this.o.repo
+      .openCalls(deviceId)
+      .then((open) => {
+        if (open.length > 0 && !this.stopped && !this.o.hub.connected(deviceId)) this.startGrace(deviceId);
+      })
+      .catch((err: unknown) => this.o.log.warn({ err, deviceId }, 'could not check the calls of a disconnected phone'));
   }
 
   private startGrace(deviceId: string): void {
@@ -310,13 +364,14 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
+    const extras = url && this.webhookExtras ? await this.webhookExtras(row.id) : {};
     await this.o.repo.transaction(async (tx) => {
       await this.o.repo.insertEvent(
         { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
       );
       await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);
-      if (url) await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call: call as unknown as Record<string, unknown> } }, tx);
+      if (url) await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call, ...extras } }, tx);
     });
     if (url) this.o.webhooks.kick();
     this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');

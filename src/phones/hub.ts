@@ -7,7 +7,7 @@ import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
-import { CLOSE_REPLACED, type Command, type HelloMessage, type PhoneEvent } from './protocol.js';
+import { CLOSE_REPLACED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent } from './protocol.js';
 
 /** What the call domain does with a phone's messages. Set once at composition. */
 export interface PhoneEventSink {
@@ -15,6 +15,7 @@ export interface PhoneEventSink {
   /** Applies an event once; returns the callId to name in the `event.ack` (null when no call fits). */
   onEvent(deviceId: string, event: PhoneEvent): Promise<string | null>;
   onAudio(deviceId: string, frame: Buffer): void;
+  onDtmf(deviceId: string, message: DtmfMessage): void;
   onDisconnected(deviceId: string): void;
 }
 
@@ -114,6 +115,9 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
         connection.send({ type: 'event.ack', eventId: message.eventId, callId });
         return;
       }
+      case 'dtmf':
+        this.sink?.onDtmf(deviceId, message);
+        return;
     }
   }
 

@@ -47,13 +47,22 @@ const Event = z.object({
   payload: z.record(z.string(), z.unknown()).default({}),
 });
 
-export const PhoneMessage = z.discriminatedUnion('type', [Hello, Health, Ack, Event]);
+/** Extension 1.1: keypad digits the remote party pressed, detected by the phone. */
+const Dtmf = z.object({
+  type: z.literal('dtmf'),
+  nativeCallId: z.string().min(1).max(200),
+  callId: z.string().max(64).nullable().optional(),
+  digits: z.string().min(1).max(64).regex(/^[0-9*#A-D]+$/, 'must contain only 0-9, *, # and A-D'),
+});
+
+export const PhoneMessage = z.discriminatedUnion('type', [Hello, Health, Ack, Event, Dtmf]);
 export type PhoneMessage = z.infer<typeof PhoneMessage>;
 export type HelloMessage = z.infer<typeof Hello>;
 export type PhoneEvent = z.infer<typeof Event>;
 export type AckMessage = z.infer<typeof Ack>;
+export type DtmfMessage = z.infer<typeof Dtmf>;
 
-export const KNOWN_TYPES = new Set(['hello', 'health', 'ack', 'event']);
+export const KNOWN_TYPES = new Set(['hello', 'health', 'ack', 'event', 'dtmf']);
 
 export interface Command {
   type: 'command';

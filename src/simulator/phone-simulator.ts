@@ -125,6 +125,12 @@ export class PhoneSimulator extends PhoneConnection {
     this.callEvent(call, 'call.disconnected', 'ended', { cause: missed ? 'missed' : 'remote' });
   }
 
+  /** The remote party presses keys on an active call (protocol extension 1.1 `dtmf`). */
+  remotePressDigits(digits: string): void {
+    const call = this.requireCall('remotePressDigits', (c) => c.state === 'active');
+    if (this.socket) this.send(this.socket, { type: 'dtmf', nativeCallId: call.nativeCallId, ...(call.callId ? { callId: call.callId } : {}), digits });
+  }
+
   /** The callee picks up an outgoing call that is still dialing (dial outcome `manual`). */
   remoteAnswer(): void {
     const call = this.requireCall('remoteAnswer', (c) => c.direction === 'outgoing' && c.state === 'dialing');

@@ -70,7 +70,15 @@ export interface EventMessage {
   payload: Record<string, unknown>;
 }
 
-export type PhoneMessage = HelloMessage | HealthMessage | AckMessage | EventMessage;
+/** Protocol extension 1.1: keypad digits the remote party pressed. */
+export interface DtmfMessage {
+  type: 'dtmf';
+  nativeCallId: string;
+  callId?: string;
+  digits: string;
+}
+
+export type PhoneMessage = HelloMessage | HealthMessage | AckMessage | EventMessage | DtmfMessage;
 
 const welcomeSchema = z.object({
   type: z.literal('welcome'),

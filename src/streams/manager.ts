@@ -27,6 +27,7 @@ export class StreamManager {
 
   constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {
     o.calls.on('change', (change) => this.onChange(change));
+    o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
   }
 
   async info(callId: string): Promise<StreamInfo> {
@@ -70,11 +71,15 @@ export class StreamManager {
     const call = await this.o.calls.get(callId);
     const state = this.states.get(callId);
     if (state) {
-      state.agent?.stop();
+      const agent = state.agent;
+      state.agent = undefined;
+      agent?.stop();
       state.status = 'ended';
+      state.error = undefined;
+    } else if (call.stream) {
+      // Detached is `ended` (contract.md), also for a stream stored before a restart.
+      this.states.set(callId, { config: call.stream, status: 'ended' });
     }
-    if (call.stream) await this.o.calls.setStream(callId, null);
-    this.states.delete(callId);
     this.o.log.info({ callId, deviceId: call.deviceId }, 'stream detached');
   }
 

@@ -14,6 +14,8 @@ export interface WebhookBody {
   payload: Record<string, unknown>;
   /** The Call as the REST interface shows it. */
   call: object;
+  /** The assistant's message, once it took one on this call. */
+  message?: object;
 }
 
 export interface WebhookJobInput {

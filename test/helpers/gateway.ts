@@ -67,7 +67,7 @@ export async function startTestGateway(
       done();
     },
   });
-  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink), timings: { commandTimeoutMs: 1000, ...options.timings } });
+  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink), timings: { commandTimeoutMs: 1000, reconcileDelayMs: 200, ...options.timings } });
   return {
     ...gateway,
     dataDir,

@@ -93,4 +93,4 @@ export const Dtmf = z
   .object({ digits: z.string().max(LIMITS.dtmfMaxLength).regex(LIMITS.dtmfPattern, 'must contain only 0-9, * and #') })
   .openapi('Dtmf');
 
-export const CallIdParam = z.object({ callId: z.string().min(1).max(64).openapi({ param: { name: 'callId', in: 'path' } }) });
+export const CallIdParam = z.object({ callId: z.string().min(1).openapi({ param: { name: 'callId', in: 'path' } }) });

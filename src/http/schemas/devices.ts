@@ -40,4 +40,4 @@ export const PhonePair = z
 
 export const PhoneCredentials = z.object({ deviceId: z.string(), deviceToken: z.string() }).openapi('PhoneCredentials');
 
-export const DeviceIdParam = z.object({ deviceId: z.string().min(1).max(64).openapi({ param: { name: 'deviceId', in: 'path' } }) });
+export const DeviceIdParam = z.object({ deviceId: z.string().min(1).openapi({ param: { name: 'deviceId', in: 'path' } }) });

@@ -1,0 +1,339 @@
+import { Resampler, SAMPLE_RATE } from '../audio/index.js';
+import type { Call } from '../calls/index.js';
+import type { Logger } from '../log.js';
+import type { CallAudio } from '../media/index.js';
+import type { AgentSettings } from '../settings/index.js';
+import type { AssistantStatus } from './model.js';
+import {
+  END_CALL_TOOL,
+  REALTIME_SAMPLE_RATE,
+  RECORD_MESSAGE_TOOL,
+  RealtimeClient,
+  RealtimeError,
+  URGENCIES,
+  buildSessionUpdate,
+  type RealtimeAudioChunk,
+  type RealtimeClose,
+  type RealtimeFunctionCall,
+  type Urgency,
+} from './realtime/index.js';
+import { failureTone } from './tones.js';
+
+/** What the model handed to record_message, cleaned up. */
+export interface RecordedMessage {
+  callerName: string;
+  reason: string;
+  callbackNumber: string | undefined;
+  urgency: Urgency;
+}
+
+export interface BridgeOptions {
+  call: Call;
+  apiKey: string;
+  url: string;
+  model: string;
+  agent: AgentSettings;
+  log: Logger;
+  /** How long the model may take to confirm the session, and to start its first answer. */
+  responseTimeoutMs: number;
+  connectTimeoutMs?: number;
+  /** How long the goodbye (or the failure tone) may take to play before the gateway hangs up anyway. */
+  drainTimeoutMs?: number;
+  status(status: AssistantStatus, error?: string): void;
+  transcript(role: 'caller' | 'agent', text: string): void;
+  message(message: RecordedMessage): Promise<void>;
+  /** The assistant is done with the call (end_call, or a failure while the caller was on the line). */
+  hangup(reason: string): void;
+}
+
+/** 16 kHz mono s16le: 32 bytes per millisecond. */
+const BYTES_PER_MS = (SAMPLE_RATE * 2) / 1000;
+const SOURCE_ID = 'assistant';
+const END_MARK = 'assistant:end';
+const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+
+interface QueuedItem {
+  itemId: string;
+  contentIndex: number;
+  /** Offset of its first byte in everything pushed to the play-out source. */
+  start: number;
+}
+
+const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+
+export function cleanMessage(args: unknown): RecordedMessage {
+  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  const urgency = URGENCIES.find((u) => u === a.urgency) ?? 'normal';
+  const callback = text(a.callbackNumber, 64);
+  return {
+    callerName: text(a.callerName, 200) || 'unknown',
+    reason: text(a.reason, 2000),
+    callbackNumber: callback || undefined,
+    urgency,
+  };
+}
+
+/**
+ * One call's assistant: a Realtime session bridged to the call's audio. `connect()` opens the model
+ * socket and waits for the session to be confirmed; `attach()` (once the call is active) streams
+ * the caller up at 24 kHz, plays the model down at 16 kHz, and asks the model to greet.
+ */
+export class AssistantBridge {
+  private client: RealtimeClient | undefined;
+  private readonly abort = new AbortController();
+  private readonly up = new Resampler(SAMPLE_RATE, REALTIME_SAMPLE_RATE);
+  private readonly down = new Resampler(REALTIME_SAMPLE_RATE, SAMPLE_RATE);
+  private audio: CallAudio | undefined;
+  private source: ReturnType<CallAudio['source']> | undefined;
+  private unlisten: (() => void) | undefined;
+  private pushed = 0;
+  private items: QueuedItem[] = [];
+  private readonly cut = new Set<string>();
+  private responseTimer: NodeJS.Timeout | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private pendingHangup: (() => void) | undefined;
+  private ending = false;
+  private stopped = false;
+  status: AssistantStatus = 'waiting';
+
+  constructor(private readonly o: BridgeOptions) {}
+
+  get connected(): boolean {
+    return this.client !== undefined && !this.stopped;
+  }
+
+  get attached(): boolean {
+    return this.audio !== undefined;
+  }
+
+  private setStatus(status: AssistantStatus, error?: string): void {
+    this.status = status;
+    this.o.status(status, error);
+  }
+
+  private get logCtx(): { callId: string; deviceId: string } {
+    return { callId: this.o.call.id, deviceId: this.o.call.deviceId };
+  }
+
+  /** Opens the model socket; false (with status `error`) when that failed. */
+  async connect(): Promise<boolean> {
+    if (this.stopped) return false;
+    this.setStatus('connecting');
+    let client: RealtimeClient;
+    try {
+      client = await RealtimeClient.connect({
+        url: this.o.url,
+        model: this.o.model,
+        apiKey: this.o.apiKey,
+        sessionUpdate: buildSessionUpdate({ ownerName: this.o.agent.ownerName, about: this.o.agent.about, voice: this.o.agent.voice }),
+        signal: this.abort.signal,
+        ...(this.o.connectTimeoutMs ? { connectTimeoutMs: this.o.connectTimeoutMs } : {}),
+      });
+    } catch (err) {
+      if (this.stopped) return false;
+      this.fail(err instanceof RealtimeError ? err.message : 'The assistant model could not be reached');
+      return false;
+    }
+    if (this.stopped) {
+      void client.close();
+      return false;
+    }
+    this.client = client;
+    client.on('error', (err) => this.onError(err));
+    client.on('close', (close) => this.onClose(close));
+    const confirmed = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        client.off('sessionUpdated', done);
+        resolve(false);
+      }, this.o.responseTimeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      client.once('sessionUpdated', done);
+      client.once('close', () => done());
+    });
+    if (this.stopped) return false;
+    if (!confirmed) {
+      this.fail(`The assistant model did not confirm the session within ${this.o.responseTimeoutMs} ms`);
+      return false;
+    }
+    client.on('audio', (chunk) => this.onAudio(chunk));
+    client.on('speechStarted', () => this.onSpeechStarted());
+    client.on('callerTranscript', (t) => this.o.transcript('caller', t));
+    client.on('agentTranscript', (t) => {
+      this.answered();
+      this.o.transcript('agent', t);
+    });
+    client.on('responseDone', () => this.answered());
+    client.on('functionCall', (call) => void this.onFunctionCall(call));
+    this.o.log.info({ ...this.logCtx, model: this.o.model }, 'assistant model connected');
+    return true;
+  }
+
+  /** Bridges the call's audio and lets the assistant greet first. */
+  attach(audio: CallAudio): void {
+    const client = this.client;
+    if (this.stopped || !client || this.audio) return;
+    this.audio = audio;
+    this.source = audio.source(SOURCE_ID, (name) => this.onMark(name));
+    this.unlisten = audio.listen((frame) => {
+      const pcm = this.up.process(frame);
+      client.appendAudio(pcm);
+    });
+    this.setStatus('live');
+    client.createResponse();
+    this.responseTimer = setTimeout(
+      () => this.fail(`The assistant model did not answer within ${this.o.responseTimeoutMs} ms`),
+      this.o.responseTimeoutMs,
+    );
+    this.o.log.info(this.logCtx, 'assistant live on the call');
+  }
+
+  /** Hands the call back or follows its end: the model socket closes, the call is left alone. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort.abort();
+    this.clearTimers();
+    this.unlisten?.();
+    this.source?.remove();
+    void this.client?.close();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.responseTimer);
+    clearTimeout(this.drainTimer);
+  }
+
+  private answered(): void {
+    clearTimeout(this.responseTimer);
+    this.responseTimer = undefined;
+  }
+
+  private onAudio(chunk: RealtimeAudioChunk): void {
+    this.answered();
+    const source = this.source;
+    if (!source || this.ending || this.cut.has(chunk.itemId)) return;
+    const pcm = this.down.process(chunk.pcm);
+    if (pcm.length === 0) return;
+    const last = this.items.at(-1);
+    if (!last || last.itemId !== chunk.itemId || last.contentIndex !== chunk.contentIndex) {
+      this.items.push({ itemId: chunk.itemId, contentIndex: chunk.contentIndex, start: this.pushed });
+    }
+    this.pushed += pcm.length;
+    source.push(pcm);
+    // Items the caller has heard to the end are of no use for truncation any more.
+    const played = this.played();
+    while (this.items.length > 1 && this.items[1]!.start <= played) this.items.shift();
+  }
+
+  /** Bytes of model audio the phone has been sent so far. */
+  private played(): number {
+    return this.pushed - (this.audio?.playout.pendingBytes(SOURCE_ID) ?? 0);
+  }
+
+  /** Barge-in: drop what the caller has not heard and tell the model where it was cut. */
+  private onSpeechStarted(): void {
+    const source = this.source;
+    if (!source || this.ending) return;
+    const pending = this.audio?.playout.pendingBytes(SOURCE_ID) ?? 0;
+    if (pending === 0) return;
+    const played = this.pushed - pending;
+    let current: QueuedItem | undefined;
+    for (const item of this.items) {
+      if (item.start <= played) current = item;
+      else this.cut.add(item.itemId);
+    }
+    source.clear();
+    this.pushed = played;
+    this.items = [];
+    if (!current) return;
+    this.cut.add(current.itemId);
+    const audioEndMs = Math.floor((played - current.start) / BYTES_PER_MS);
+    this.client?.truncate(current.itemId, current.contentIndex, audioEndMs);
+    this.o.log.debug({ ...this.logCtx, itemId: current.itemId, audioEndMs }, 'assistant interrupted by the caller');
+  }
+
+  private async onFunctionCall(call: RealtimeFunctionCall): Promise<void> {
+    const client = this.client;
+    if (!client || this.stopped) return;
+    this.answered();
+    if (call.name === RECORD_MESSAGE_TOOL) {
+      let output: Record<string, unknown>;
+      try {
+        await this.o.message(cleanMessage(call.arguments));
+        output = { ok: true, saved: true };
+      } catch (err) {
+        this.o.log.error({ ...this.logCtx, err }, 'could not store the assistant message');
+        output = { ok: false, error: 'The message could not be saved.' };
+      }
+      if (this.stopped) return;
+      client.sendFunctionOutput(call.callId, output);
+      client.createResponse();
+    } else if (call.name === END_CALL_TOOL) {
+      client.sendFunctionOutput(call.callId, { ok: true });
+      this.finish('the assistant ended the call');
+    } else {
+      client.sendFunctionOutput(call.callId, { ok: false, error: `Unknown function ${call.name}` });
+      client.createResponse();
+    }
+  }
+
+  /** Hangs up once what is queued (the goodbye, or the failure tone) has been played. */
+  private finish(reason: string): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.unlisten?.();
+    this.unlisten = undefined;
+    const hangup = (): void => {
+      clearTimeout(this.drainTimer);
+      this.o.hangup(reason);
+    };
+    this.drainTimer = setTimeout(hangup, this.o.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+    this.pendingHangup = hangup;
+    if (this.source) this.source.mark(END_MARK);
+    else hangup();
+  }
+
+  private onMark(name: string): void {
+    if (name !== END_MARK || this.stopped) return;
+    const hangup = this.pendingHangup;
+    this.pendingHangup = undefined;
+    hangup?.();
+  }
+
+  private onError(err: RealtimeError): void {
+    if (err.fatal) {
+      this.fail(err.message);
+      return;
+    }
+    this.o.log.warn({ ...this.logCtx, code: err.code, error: err.message }, 'assistant model reported an error');
+  }
+
+  private onClose(close: RealtimeClose): void {
+    if (this.stopped || this.status === 'error') return;
+    if (this.ending) return;
+    this.fail(`The assistant model closed the connection (code ${close.code}${close.reason ? `: ${close.reason}` : ''})`);
+  }
+
+  /**
+   * Status `error`; the model socket closes. While the call still rings nothing else happens (it
+   * keeps ringing for a person); on a live call the caller hears the failure tone, then the
+   * gateway hangs up.
+   */
+  private fail(error: string): void {
+    if (this.stopped || this.status === 'error') return;
+    this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
+    this.setStatus('error', error);
+    this.clearTimers();
+    this.abort.abort();
+    void this.client?.close();
+    const source = this.source;
+    if (source && !this.ending) {
+      source.clear();
+      source.push(failureTone());
+      this.finish(`the assistant failed: ${error}`);
+    }
+  }
+}

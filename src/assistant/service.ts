@@ -1,0 +1,212 @@
+import type { Call, CallChange, CallService } from '../calls/index.js';
+import { isFinal } from '../calls/index.js';
+import { GatewayError } from '../errors.js';
+import type { IncomingAssistant } from '../incoming/index.js';
+import type { Logger } from '../log.js';
+import type { MediaRouter } from '../media/index.js';
+import type { AgentSettings, SettingsService } from '../settings/index.js';
+import type { AssistantMessagesRepo } from '../store/index.js';
+import { AssistantBridge, type RecordedMessage } from './bridge.js';
+import { presentMessage, type AssistantCallInfo, type AssistantMessage, type AssistantStatus } from './model.js';
+
+export interface AssistantServiceOptions {
+  calls: CallService;
+  media: MediaRouter;
+  settings: SettingsService;
+  messages: AssistantMessagesRepo;
+  log: Logger;
+  /** The Realtime endpoint (config.assistantRealtimeUrl). */
+  realtimeUrl: string;
+  /** How long the model may take to confirm its session and to begin its first answer. Default 10 s. */
+  responseTimeoutMs?: number;
+}
+
+interface AssistantState {
+  status: AssistantStatus;
+  error?: string | undefined;
+  bridge?: AssistantBridge | undefined;
+}
+
+const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
+const ACTIVE: ReadonlySet<AssistantStatus> = new Set(['waiting', 'connecting', 'live']);
+
+/**
+ * The built-in assistant of each call (spec "Assistant"): `take` hands a call to it, `release`
+ * takes it back; its status follows the model socket and the call. Also the spec's rule 2.
+ */
+export class AssistantService implements IncomingAssistant {
+  private readonly states = new Map<string, AssistantState>();
+
+  constructor(private readonly o: AssistantServiceOptions) {
+    o.calls.on('change', (change) => this.onChange(change));
+  }
+
+  agentSettings(): AgentSettings {
+    return this.o.settings.agent();
+  }
+
+  updateAgentSettings(patch: Partial<AgentSettings>): Promise<AgentSettings> {
+    return this.o.settings.updateAgent(patch);
+  }
+
+  async messages(limit: number): Promise<AssistantMessage[]> {
+    return (await this.o.messages.list(limit)).map(presentMessage);
+  }
+
+  /** The message the assistant took on a call, if any (webhook bodies carry it). */
+  async message(callId: string): Promise<AssistantMessage | undefined> {
+    const row = await this.o.messages.byCall(callId);
+    return row ? presentMessage(row) : undefined;
+  }
+
+  async info(callId: string): Promise<AssistantCallInfo> {
+    const transcript = await this.o.calls.transcript(callId);
+    const row = await this.o.messages.byCall(callId);
+    const message = row ? presentMessage(row) : undefined;
+    const state = this.states.get(callId);
+    // After a restart no model socket survives: a call with a transcript or a message was the assistant's.
+    const requested = state !== undefined || transcript.length > 0 || message !== undefined;
+    const status: AssistantStatus = state?.status ?? (requested ? 'ended' : 'off');
+    return {
+      requested,
+      status,
+      ...(state?.error ? { error: state.error } : {}),
+      transcript,
+      ...(message ? { message } : {}),
+    };
+  }
+
+  /**
+   * POST /v1/calls/{id}/agent. A ringing incoming call is answered once the model has confirmed
+   * its session (so a refused key leaves it ringing for a person); an outgoing call not yet picked
+   * up waits; an active call is bridged at once.
+   */
+  async take(callId: string): Promise<AssistantCallInfo> {
+    const apiKey = this.o.settings.assistantApiKey();
+    if (!apiKey) throw new GatewayError('DEVICE_OFFLINE', 'No assistant API key is set (PUT /v1/settings assistantApiKey, or ASSISTANT_API_KEY)');
+    let call = await this.o.calls.get(callId);
+    if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
+    const existing = this.states.get(callId);
+    if (existing && ACTIVE.has(existing.status)) return this.info(callId);
+
+    const state: AssistantState = { status: 'waiting' };
+    const bridge = this.newBridge(call, apiKey, state);
+    state.bridge = bridge;
+    this.states.set(callId, state);
+    this.o.log.info({ callId, deviceId: call.deviceId, state: call.state }, 'assistant takes the call');
+
+    if (call.direction === 'incoming' && call.state === 'ringing') {
+      if (!(await bridge.connect()) || state.bridge !== bridge) return this.info(callId);
+      call = await this.o.calls.get(callId);
+      if (call.state === 'ringing') {
+        try {
+          await this.o.calls.act(callId, 'answer');
+        } catch (err) {
+          bridge.stop();
+          if (state.bridge === bridge) {
+            state.status = 'error';
+            state.error = `Could not answer the call: ${err instanceof Error ? err.message : String(err)}`;
+          }
+          throw err;
+        }
+      }
+      this.attachIfActive(callId, state);
+    } else if (call.state === 'active' || call.state === 'held') {
+      if (await bridge.connect()) this.attachIfActive(callId, state);
+    }
+    return this.info(callId);
+  }
+
+  /** DELETE /v1/calls/{id}/agent: the model socket closes; the call goes on without the assistant. */
+  async release(callId: string): Promise<AssistantCallInfo> {
+    const call = await this.o.calls.get(callId);
+    const state = this.states.get(callId);
+    if (state?.bridge) {
+      state.bridge.stop();
+      state.bridge = undefined;
+      if (state.status !== 'error') state.status = 'ended';
+      this.o.log.info({ callId, deviceId: call.deviceId }, 'assistant handed the call back');
+    }
+    return this.info(callId);
+  }
+
+  /** Rule 2: with autoAnswer on and a key set, the assistant answers the ringing call. */
+  async takeIncoming(call: Call): Promise<boolean> {
+    if (!this.o.settings.agent().autoAnswer || !this.o.settings.assistantApiKey()) return false;
+    const info = await this.take(call.id);
+    return info.status !== 'error';
+  }
+
+  close(): void {
+    for (const state of this.states.values()) state.bridge?.stop();
+  }
+
+  private newBridge(call: Call, apiKey: string, state: AssistantState): AssistantBridge {
+    const { calls, log } = this.o;
+    const bridge: AssistantBridge = new AssistantBridge({
+      call,
+      apiKey,
+      url: this.o.realtimeUrl,
+      model: this.o.settings.assistantModel(),
+      agent: this.o.settings.agent(),
+      log,
+      responseTimeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+      status: (status, error) => {
+        if (state.bridge !== bridge) return;
+        state.status = status;
+        state.error = error;
+      },
+      transcript: (role, text) => {
+        calls
+          .addTranscriptLine(call.id, { role, text, at: new Date().toISOString() })
+          .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not store a transcript line'));
+      },
+      message: (m) => this.store(call, m),
+      hangup: (reason) => {
+        log.info({ callId: call.id, deviceId: call.deviceId, reason }, 'assistant hangs up');
+        calls.act(call.id, 'hangup').catch((err: unknown) => log.warn({ err, callId: call.id }, 'assistant hangup failed'));
+      },
+    });
+    return bridge;
+  }
+
+  private async store(call: Call, m: RecordedMessage): Promise<void> {
+    await this.o.messages.upsert({
+      call_id: call.id,
+      remote_number: call.remoteNumber,
+      caller_name: m.callerName,
+      reason: m.reason,
+      callback_number: m.callbackNumber ?? call.remoteNumber,
+      urgency: m.urgency,
+      taken_at: new Date().toISOString(),
+    });
+    this.o.log.info({ callId: call.id, deviceId: call.deviceId, urgency: m.urgency }, 'assistant took a message');
+  }
+
+  private attachIfActive(callId: string, state: AssistantState): void {
+    const bridge = state.bridge;
+    const audio = this.o.media.get(callId);
+    if (bridge?.connected && !bridge.attached && audio) bridge.attach(audio);
+  }
+
+  private onChange({ call }: CallChange): void {
+    const state = this.states.get(call.id);
+    if (!state?.bridge) return;
+    const bridge = state.bridge;
+    if (isFinal(call.state)) {
+      bridge.stop();
+      state.bridge = undefined;
+      if (state.status !== 'error') state.status = 'ended';
+      return;
+    }
+    if (call.state !== 'active' && call.state !== 'held') return;
+    if (bridge.connected) {
+      this.attachIfActive(call.id, state);
+    } else if (state.status === 'waiting') {
+      // An outgoing call the assistant was given before it was picked up.
+      void bridge.connect().then((ok) => {
+        if (ok && state.bridge === bridge) this.attachIfActive(call.id, state);
+      });
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { createRoute } from '@hono/zod-openapi';
+import { isAssistantVoice, DEFAULT_ASSISTANT_VOICE } from '../../assistant/index.js';
+import type { GatewayApp } from '../app.js';
+import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
+import {
+  AssistantCallInfo,
+  AssistantMessageList,
+  AssistantMessagesQuery,
+  AssistantSettingsResponse,
+  AssistantSettingsUpdate,
+} from '../schemas/assistant.js';
+import { CallIdParam } from '../schemas/calls.js';
+import type { HttpServices } from '../services.js';
+
+export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServices): void {
+  /** A voice stored before the list changed is shown as the default rather than failing the schema. */
+  const view = () => {
+    const s = assistant.agentSettings();
+    return { ...s, voice: isAssistantVoice(s.voice) ? s.voice : DEFAULT_ASSISTANT_VOICE };
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/calls/{callId}/agent',
+      tags: ['Assistant'],
+      summary: 'The assistant on this call: status, transcript and the message it took',
+      request: { params: CallIdParam },
+      responses: { 200: jsonContent(AssistantCallInfo, 'The assistant on the call'), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await assistant.info(c.req.valid('param').callId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/calls/{callId}/agent',
+      tags: ['Assistant'],
+      summary: 'Hand the call to the assistant; a ringing incoming call is answered first',
+      request: { params: CallIdParam },
+      responses: {
+        202: jsonContent(AssistantCallInfo, 'The assistant has the call'),
+        ...errorResponses(400, 401, 404, 409, 504),
+      },
+    }),
+    async (c) => c.json(await assistant.take(c.req.valid('param').callId), 202),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/calls/{callId}/agent',
+      tags: ['Assistant'],
+      summary: 'Take the call back from the assistant; the call goes on',
+      request: { params: CallIdParam },
+      responses: { 200: jsonContent(AssistantCallInfo, 'The assistant after the hand-back'), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await assistant.release(c.req.valid('param').callId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/agent',
+      tags: ['Assistant'],
+      summary: 'The assistant settings',
+      responses: { 200: jsonContent(AssistantSettingsResponse, 'The assistant settings'), ...errorResponses(401) },
+    }),
+    (c) => c.json({ settings: view() }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/v1/agent',
+      tags: ['Assistant'],
+      summary: 'Change assistant settings; only sent fields change',
+      request: { body: jsonBody(AssistantSettingsUpdate) },
+      responses: { 200: jsonContent(AssistantSettingsResponse, 'The settings after the change'), ...errorResponses(400, 401, 413) },
+    }),
+    async (c) => {
+      const patch = Object.fromEntries(Object.entries(c.req.valid('json')).filter(([, v]) => v !== undefined));
+      await assistant.updateAgentSettings(patch);
+      return c.json({ settings: view() }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/agent/messages',
+      tags: ['Assistant'],
+      summary: 'Messages the assistant took, newest first',
+      request: { query: AssistantMessagesQuery },
+      responses: { 200: jsonContent(AssistantMessageList, 'The messages'), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json({ messages: await assistant.messages(c.req.valid('query').limit) }, 200),
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/index.js';
+import { TranscriptLine } from './calls.js';
+import { DateTime, Limit } from './common.js';
+
+const STATUSES = ['off', 'waiting', 'connecting', 'live', 'ended', 'error'] as const;
+
+export const AssistantMessage = z
+  .object({
+    callId: z.string(),
+    remoteNumber: z.string(),
+    callerName: z.string(),
+    reason: z.string(),
+    callbackNumber: z.string().openapi({ description: 'the number the caller gave, else the number they called from' }),
+    urgency: z.enum(URGENCIES),
+    takenAt: DateTime,
+  })
+  .openapi('AssistantMessage');
+
+export const AssistantCallInfo = z
+  .object({
+    requested: z.boolean().openapi({ description: 'whether the call was ever handed to the assistant' }),
+    status: z.enum(STATUSES),
+    error: z.string().optional().openapi({ description: 'why the assistant failed (status error)' }),
+    transcript: z.array(TranscriptLine),
+    message: AssistantMessage.optional().openapi({ description: 'present only if the assistant took one' }),
+  })
+  .openapi('AssistantCallInfo');
+
+export const AssistantSettings = z
+  .object({
+    autoAnswer: z.boolean().openapi({ description: 'answer incoming calls with the assistant (unless incomingStreamUrl is set)' }),
+    ownerName: z.string().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
+    about: z.string().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
+    voice: z.enum(ASSISTANT_VOICES).openapi({ description: 'a voice of the speech model' }),
+  })
+  .openapi('AssistantSettings');
+
+export const AssistantSettingsUpdate = AssistantSettings.partial().strict().openapi('AssistantSettingsUpdate');
+
+export const AssistantSettingsResponse = z.object({ settings: AssistantSettings }).openapi('AssistantSettingsResponse');
+
+export const AssistantMessageList = z.object({ messages: z.array(AssistantMessage) }).openapi('AssistantMessageList');
+
+export const AssistantMessagesQuery = z.object({ limit: Limit });

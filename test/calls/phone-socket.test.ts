@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { PhoneSimulator } from '../../src/simulator/index.js';
+import { TEST_API_KEY } from '../helpers/gateway.js';
+import { deviceTokenOf, eventually, getDevice, openPhoneSocket, pairCredentials, RawPhone, testScope } from '../helpers/phones.js';
+
+const t = testScope();
+
+describe('the phone socket /v1/phone', () => {
+  it('refuses the upgrade with 401 and the error body for a missing, unknown or non-device token', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const cases: Array<[string, Record<string, string>]> = [
+      ['no token', {}],
+      ['unknown token', { authorization: 'Bearer dt_not-a-real-token-0000000000000000000000' }],
+      ['garbage', { authorization: 'Basic abc' }],
+      ['an API key is not a device token', { authorization: `Bearer ${TEST_API_KEY}` }],
+      ['a tampered token', { authorization: `Bearer ${creds.deviceToken}x` }],
+    ];
+    for (const [what, headers] of cases) {
+      const outcome = await openPhoneSocket(g, headers);
+      expect(outcome.ok, what).toBe(false);
+      if (outcome.ok) continue;
+      expect(outcome.status, what).toBe(401);
+      expect(outcome.body, what).toMatchObject({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    }
+    const good = await t.raw(g, creds.deviceToken);
+    expect(good.open).toBe(true);
+  });
+
+  it('answers hello with welcome naming the device and the server time', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken, false);
+    const before = Date.now();
+    phone.send({ type: 'hello', appVersion: '9.9.9' });
+    const welcome = await phone.next((m) => m.type === 'welcome');
+    expect(welcome).toMatchObject({ type: 'welcome', deviceId: creds.deviceId });
+    expect(Math.abs(Date.parse(String(welcome.serverTime)) - before)).toBeLessThan(5000);
+    const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.appVersion === '9.9.9');
+    expect(device.connected).toBe(true);
+  });
+
+  it('answers non-JSON, unknown types, invalid messages and messages before hello with BAD_MESSAGE and keeps the socket open', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken, false);
+    const errors = () => phone.messages.filter((m) => m.type === 'error');
+
+    phone.send({ type: 'health', health: { battery: 10 } });
+    await phone.next(() => errors().length >= 1);
+    phone.sendText('this is not json');
+    await phone.next(() => errors().length >= 2);
+    phone.send({ type: 'teleport', to: 'mars' });
+    await phone.next(() => errors().length >= 3);
+    phone.send({ no: 'type' });
+    await phone.next(() => errors().length >= 4);
+    phone.send({ type: 'event', eventId: 'x' });
+    await phone.next(() => errors().length >= 5);
+    for (const e of errors()) expect(e, JSON.stringify(e)).toMatchObject({ type: 'error', code: 'BAD_MESSAGE', message: expect.any(String) });
+
+    expect(phone.open).toBe(true);
+    phone.send({ type: 'hello', appVersion: '1' });
+    await phone.next((m) => m.type === 'welcome');
+    phone.sendText('[1, 2');
+    await phone.next(() => errors().length >= 6);
+    phone.send({ type: 'health', health: { battery: 55, network: 'cellular', reportedAt: new Date().toISOString() } });
+    const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 55);
+    expect(device.connected).toBe(true);
+    expect(phone.open).toBe(true);
+    expect(errors()).toHaveLength(6);
+  });
+
+  it('shows the health report in GET /v1/devices/{id} and follows changes', async () => {
+    const g = await t.gateway();
+    const sim = await t.phone(g, { health: { battery: 42, charging: false, network: 'cellular', signal: 2, carrier: 'Test Mobile', audio: 'running' }, model: 'Pixel 9', android: '15', appVersion: '2.0.0' });
+    const device = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.battery === 42);
+    expect(device).toMatchObject({ id: sim.deviceId, name: 'Test phone', connected: true });
+    expect(device.health).toMatchObject({ battery: 42, charging: false, network: 'cellular', signal: 2, carrier: 'Test Mobile', audio: 'running', model: 'Pixel 9', android: '15', appVersion: '2.0.0' });
+    expect(Number.isNaN(Date.parse(String(device.health?.reportedAt)))).toBe(false);
+    expect(device.lastSeenAt).not.toBeNull();
+
+    sim.setHealth({ network: 'wifi', battery: 41, signal: 4 });
+    const changed = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.network === 'wifi');
+    expect(changed.health).toMatchObject({ battery: 41, signal: 4, network: 'wifi' });
+  });
+
+  it('refuses an out-of-range health report and keeps the previous one', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken);
+    phone.send({ type: 'health', health: { battery: 80 } });
+    await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
+    phone.send({ type: 'health', health: { battery: 101, signal: 9 } });
+    const error = await phone.next((m) => m.type === 'error');
+    expect(error.code).toBe('BAD_MESSAGE');
+    expect((await getDevice(g, creds.deviceId)).health?.battery).toBe(80);
+  });
+
+  it('reports connected true while a socket is open and false after it closes', async () => {
+    const g = await t.gateway();
+    const sim = await t.phone(g);
+    const id = sim.deviceId!;
+    expect((await getDevice(g, id)).connected).toBe(true);
+    await sim.disconnect();
+    await eventually(() => getDevice(g, id), (d) => !d.connected, { what: 'connected false' });
+    const list = await g.api<{ devices: Array<{ id: string; connected: boolean }> }>('GET', '/v1/devices');
+    expect(list.body.devices.find((d) => d.id === id)?.connected).toBe(false);
+    await sim.connect();
+    expect((await getDevice(g, id)).connected).toBe(true);
+  });
+
+  it('closes the older socket of a phone with 4000 when a newer one opens', async () => {
+    const g = await t.gateway();
+    const first = await t.phone(g, { reconnect: true });
+    const replaced = first.waitFor('replaced');
+    const second = t.track(new PhoneSimulator({ gatewayUrl: g.url, credentials: { deviceId: first.deviceId!, deviceToken: deviceTokenOf(first) }, audio: { kind: 'none' } }));
+    await second.connect();
+    expect((await replaced).closeCode).toBe(4000);
+    expect(first.connected).toBe(false);
+    expect(second.connected).toBe(true);
+    // The replaced phone does not fight back, and the phone stays connected through the newer socket.
+    expect((await getDevice(g, first.deviceId!)).connected).toBe(true);
+
+    // Raw sockets too: the close code arrives on the older one.
+    const creds = await pairCredentials(g);
+    const a = await t.raw(g, creds.deviceToken);
+    const b = await t.raw(g, creds.deviceToken);
+    expect((await a.closed).code).toBe(4000);
+    expect(b.open).toBe(true);
+    expect((await getDevice(g, creds.deviceId)).connected).toBe(true);
+  });
+
+  it('sets latencyMs and moves lastSeenAt after a ping', async () => {
+    const g = await t.gateway({ timings: { pingIntervalMs: 100 } });
+    const creds = await pairCredentials(g);
+    await t.raw(g, creds.deviceToken);
+    const first = await eventually(() => getDevice(g, creds.deviceId), (d) => typeof d.latencyMs === 'number', { what: 'latencyMs' });
+    expect(Number.isInteger(first.latencyMs)).toBe(true);
+    expect(first.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(first.latencyMs).toBeLessThan(1000);
+    const moved = await eventually(() => getDevice(g, creds.deviceId), (d) => d.lastSeenAt !== first.lastSeenAt, { what: 'lastSeenAt moves with pongs' });
+    expect(Date.parse(moved.lastSeenAt!)).toBeGreaterThan(Date.parse(first.lastSeenAt!));
+  });
+
+  it('drops a phone that misses two pongs', async () => {
+    const g = await t.gateway({ timings: { pingIntervalMs: 80 } });
+    const creds = await pairCredentials(g);
+    // A phone that never answers pings.
+    const phone = await t.raw(g, creds.deviceToken, {}, { autoPong: false });
+    const closed = await phone.closed;
+    expect(closed.code).not.toBe(1000);
+    expect((await getDevice(g, creds.deviceId)).connected).toBe(false);
+  });
+
+  it('closes phone sockets with 1001 when the gateway stops, and the stop raises no error', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const phone = await RawPhone.connect(g, creds.deviceToken);
+    const rejections: unknown[] = [];
+    const record = (reason: unknown): void => {
+      rejections.push(reason);
+    };
+    process.on('unhandledRejection', record);
+    try {
+      await g.stop();
+      expect((await phone.closed).code).toBe(1001);
+      // Let rejections of work started during the stop surface (no timer: one turn of the event loop).
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(rejections.map((r) => (r instanceof Error ? r.stack : String(r)))).toEqual([]);
+  });
+});
+

@@ -1,0 +1,304 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { FRAME_BYTES } from '../../src/audio/index.js';
+import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
+import type { TestGateway } from '../helpers/gateway.js';
+import { show, type Call, type Scope } from '../helpers/phones.js';
+
+// Protocol messages are read field by field in assertions; `unknown` would only add casts.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+/** Tone the simulated remote party speaks in these tests. */
+export const TONE = { kind: 'tone', frequency: 440, amplitude: 0.3 } as const;
+
+/** The 640-byte frame number `seq` of the tone the simulator sends (a fresh source per call). */
+export function toneFrames(count: number): Buffer[] {
+  const src = toneSource(TONE.frequency, TONE.amplitude);
+  const frames: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const f = Buffer.alloc(FRAME_BYTES);
+    src.fill(f);
+    frames.push(f);
+  }
+  return frames;
+}
+
+/** Frames minus their stamp bytes (what a stamped frame has in common with the tone). */
+export const unstamped = (frame: Buffer): Buffer => frame.subarray(STAMP_BYTES);
+
+interface Waiter<T> {
+  test: (v: T) => boolean;
+  resolve: (v: T) => void;
+}
+
+/** Something that records items and lets a test await one that matches. */
+class Recorded<T> {
+  readonly items: T[] = [];
+  private readonly waiters = new Set<Waiter<T>>();
+
+  add(item: T): void {
+    this.items.push(item);
+    for (const w of [...this.waiters]) {
+      if (w.test(item)) {
+        this.waiters.delete(w);
+        w.resolve(item);
+      }
+    }
+  }
+
+  /** The first item (already recorded or still to come) that passes `test`. */
+  next(test: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+    const seen = this.items.find(test);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return this.nextNew(test, timeoutMs, what);
+  }
+
+  nextNew(test: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        test,
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`${what}: nothing matching within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+}
+
+/** One socket the gateway opened to a fake agent (or a media socket the test opened). */
+export class PeerSocket {
+  /** Text messages parsed as JSON, with their arrival time (performance.now()). */
+  readonly json = new Recorded<{ msg: Json; at: number; index: number }>();
+  /** Binary messages with arrival time. */
+  readonly binary = new Recorded<{ data: Buffer; at: number; index: number }>();
+  /** Raw text of every text message, in order. */
+  readonly texts: string[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private count = 0;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly req?: IncomingMessage,
+  ) {
+    ws.on('message', (data, isBinary) => {
+      const at = performance.now();
+      const index = this.count++;
+      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (isBinary) {
+        this.binary.add({ data: buf, at, index });
+        return;
+      }
+      const text = buf.toString('utf8');
+      this.texts.push(text);
+      let msg: Json;
+      try {
+        msg = JSON.parse(text) as Json;
+      } catch {
+        msg = { unparsable: text };
+      }
+      this.json.add({ msg, at, index });
+    });
+    ws.on('error', () => {});
+    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })));
+  }
+
+  get messages(): Json[] {
+    return this.json.items.map((i) => i.msg);
+  }
+
+  /** A JSON message matching `test` (already received or still to come). */
+  async message(test: (m: Json) => boolean, timeoutMs = 5000): Promise<Json> {
+    return (await this.json.next((i) => test(i.msg), timeoutMs, 'peer message')).msg;
+  }
+
+  async messageAt(test: (m: Json) => boolean, timeoutMs = 5000): Promise<{ msg: Json; at: number }> {
+    return this.json.next((i) => test(i.msg), timeoutMs, 'peer message');
+  }
+
+  /** Resolves once `count` binary frames have arrived; returns all of them. */
+  async frames(count: number, timeoutMs = 5000): Promise<Buffer[]> {
+    if (this.binary.items.length < count) {
+      await this.binary.nextNew(() => this.binary.items.length >= count, timeoutMs, `${count} binary frames (have ${this.binary.items.length})`);
+    }
+    return this.binary.items.map((b) => b.data);
+  }
+
+  send(message: object): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  sendBinary(data: Buffer): void {
+    this.ws.send(data, { binary: true });
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  async close(code = 1000): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    if (this.ws.readyState !== WebSocket.CLOSING) this.ws.close(code);
+    const timer = setTimeout(() => this.ws.terminate(), 1000);
+    await this.closed;
+    clearTimeout(timer);
+  }
+}
+
+/** A local agent: a `ws` server on 127.0.0.1:0 recording every connection the gateway makes. */
+export class FakeAgent {
+  readonly connections = new Recorded<PeerSocket>();
+  private constructor(
+    private readonly wss: WebSocketServer,
+    readonly url: string,
+  ) {
+    wss.on('connection', (ws, req) => this.connections.add(new PeerSocket(ws, req)));
+  }
+
+  static async start(pathname = '/agent'): Promise<FakeAgent> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+    await new Promise<void>((resolve) => wss.once('listening', resolve));
+    const { port } = wss.address() as AddressInfo;
+    return new FakeAgent(wss, `ws://127.0.0.1:${port}${pathname}`);
+  }
+
+  get count(): number {
+    return this.connections.items.length;
+  }
+
+  /** The `n`-th connection (0-based), awaited. */
+  connection(n = 0, timeoutMs = 5000): Promise<PeerSocket> {
+    const have = this.connections.items[n];
+    if (have) return Promise.resolve(have);
+    return this.connections.nextNew(() => this.connections.items.length > n, timeoutMs, `agent connection #${n}`).then(() => this.connections.items[n]!);
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.connections.items) c.ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+/** An HTTP server that refuses every WebSocket upgrade with HTTP 500. */
+export async function refusingServer(): Promise<{ url: string; upgrades: number; close(): Promise<void> }> {
+  const state = { upgrades: 0 };
+  const server: Server = createServer((_req, res) => res.writeHead(500).end('no'));
+  server.on('upgrade', (_req, socket) => {
+    state.upgrades += 1;
+    socket.end('HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 4\r\nConnection: close\r\n\r\nboom');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `ws://127.0.0.1:${port}/agent`,
+    get upgrades() {
+      return state.upgrades;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function agent(scope: Scope): Promise<FakeAgent> {
+  return scope.track(await FakeAgent.start());
+}
+
+/** POST /v1/calls from the phone; returns the call. */
+export async function placeCall(gateway: TestGateway, phone: PhoneSimulator, extra: Json = {}): Promise<{ call: Call; media: Json }> {
+  const res = await gateway.api<{ call: Call; media: Json }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100', ...extra });
+  if (res.status !== 202) throw new Error(`POST /v1/calls: ${show(res)}`);
+  return res.body;
+}
+
+export interface StreamInfoBody {
+  stream: Json | null;
+  status: string;
+  error?: string;
+}
+
+export async function streamInfo(gateway: TestGateway, callId: string): Promise<StreamInfoBody> {
+  const res = await gateway.api<StreamInfoBody>('GET', `/v1/calls/${callId}/stream`);
+  if (res.status !== 200) throw new Error(`GET stream: ${show(res)}`);
+  return res.body;
+}
+
+/** What an upgrade of a media socket ended with. */
+export type MediaOutcome = { ok: true; peer: PeerSocket } | { ok: false; status: number; body: unknown };
+
+export function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>): Promise<MediaOutcome> {
+  return new Promise((resolve, reject) => {
+    const url = `${gateway.url.replace(/^http/, 'ws')}/v1/calls/${encodeURIComponent(callId)}/media`;
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false });
+    // Record from the first message on: the start message may come right with the upgrade.
+    const peer = new PeerSocket(ws);
+    ws.once('open', () => resolve({ ok: true, peer }));
+    ws.once('unexpected-response', (_req, res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        ws.terminate();
+        resolve({ ok: false, status: res.statusCode ?? 0, body });
+      });
+    });
+    ws.once('error', (err) => reject(err));
+  });
+}
+
+/** s16le PCM of `samples` samples, every one `value`. */
+export function constantPcm(samples: number, value: number): Buffer {
+  const buf = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) buf.writeInt16LE(value, i * 2);
+  return buf;
+}
+
+/** s16le PCM of a ramp that never holds a zero sample, so silence padding can be told apart. */
+export function rampPcm(samples: number, start = 1): Buffer {
+  const buf = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) {
+    let v = ((start + i * 37) % 30000) - 15000;
+    if (v === 0) v = 1;
+    buf.writeInt16LE(v, i * 2);
+  }
+  return buf;
+}
+
+/** The samples of `pcm` that are not zero. */
+export function nonZeroSamples(pcm: Buffer): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < pcm.length; i += 2) {
+    const v = pcm.readInt16LE(i);
+    if (v !== 0) out.push(v);
+  }
+  return out;
+}
+
+export function samples(pcm: Buffer): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < pcm.length; i += 2) out.push(pcm.readInt16LE(i));
+  return out;
+}
