@@ -1,4 +1,4 @@
-import { PCM_FORMAT } from '../audio/constants.js';
+import type { PCM_FORMAT } from '../audio/constants.js';
 import type { CallRow } from '../store/index.js';
 import type { CallState, Direction, EventName } from './state.js';
 

@@ -1,13 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { credentialFrom } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
-import { CLOSE_REPLACED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent } from './protocol.js';
+import { CLOSE_REPLACED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
 
 /** What the call domain does with a phone's messages. Set once at composition. */
 export interface PhoneEventSink {
@@ -65,7 +65,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(device.id, ws));
   };
 
-  private accept(deviceId: string, ws: import('ws').WebSocket): void {
+  private accept(deviceId: string, ws: WebSocket): void {
     const { log } = this.options;
     const previous = this.connections.get(deviceId);
     if (previous) {
@@ -98,7 +98,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
     this.emit('device', deviceId);
   }
 
-  private async handle(connection: PhoneConnection, message: Exclude<import('./protocol.js').PhoneMessage, { type: 'ack' }>): Promise<void> {
+  private async handle(connection: PhoneConnection, message: Exclude<PhoneMessage, { type: 'ack' }>): Promise<void> {
     const { deviceId } = connection;
     switch (message.type) {
       case 'hello':

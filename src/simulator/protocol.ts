@@ -1,23 +1,10 @@
 import { z } from 'zod';
+import { EVENT_NAMES } from '../calls/state.js';
 
 /** Wire types of phone-protocol.md (version 1), seen from the phone. */
 
-export const PHONE_EVENT_NAMES = [
-  'call.new',
-  'call.connecting',
-  'call.select_phone_account',
-  'call.dialing',
-  'call.ringing',
-  'call.simulated_ringing',
-  'call.active',
-  'call.audio_processing',
-  'call.holding',
-  'call.pulling',
-  'call.disconnecting',
-  'call.disconnected',
-  'call.rejected',
-  'call.failed',
-] as const;
+/** The spec's event names: the one vocabulary the phone and the gateway share (src/calls/state.ts is pure). */
+export const PHONE_EVENT_NAMES = EVENT_NAMES;
 export type PhoneEventName = (typeof PHONE_EVENT_NAMES)[number];
 
 export type CallDirection = 'outgoing' | 'incoming';

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { PhoneSimulator, type EventMessage, type PhoneEventName, type PhoneSimulatorOptions } from '../../src/simulator/index.js';
+import type { Call, CallEvent } from '../../src/calls/index.js';
+import type { Device } from '../../src/phones/index.js';
+import type { WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
 import { startTestGateway, type ApiResponse, type TestGateway } from './gateway.js';
 
 /** Prints a response for assertion messages. */
@@ -14,58 +17,8 @@ export const show = (res: Pick<ApiResponse, 'status' | 'text'>): string => `${re
 
 // ---- the REST shapes the tests read ---------------------------------------------------------
 
-export interface Call {
-  id: string;
-  deviceId: string;
-  remoteNumber: string;
-  direction: 'outgoing' | 'incoming';
-  state: 'queued' | 'dialing' | 'ringing' | 'active' | 'held' | 'ended' | 'rejected' | 'failed';
-  nativeCallId?: string;
-  webhookUrl?: string;
-  metadata?: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  answeredAt?: string;
-  endedAt?: string;
-}
-
-export interface CallEvent {
-  event: string;
-  eventId: string;
-  payload: Record<string, unknown>;
-  occurredAt: string;
-  receivedAt: string;
-}
-
-export interface Command {
-  type: 'command';
-  commandId: string;
-  callId: string;
-  action: string;
-  payload: Record<string, unknown>;
-}
-
-export interface Device {
-  id: string;
-  name: string;
-  connected: boolean;
-  registeredAt: string;
-  lastSeenAt: string | null;
-  latencyMs: number | null;
-  health: Record<string, unknown> | null;
-}
-
-export interface Delivery {
-  id: number;
-  callId: string;
-  eventId: string;
-  event: string;
-  url: string;
-  attempt: number;
-  ok: boolean;
-  error?: string;
-  at: string;
-}
+export type { Call, CallEvent, Delivery, Device };
+export type { Command } from '../../src/phones/index.js';
 
 export interface ErrorBody {
   error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
@@ -190,10 +143,14 @@ export function phoneSocketUrl(gateway: TestGateway): string {
   return `${gateway.url.replace(/^http/, 'ws')}/v1/phone`;
 }
 
-/** Opens `/v1/phone` with these headers and reports whether the upgrade was accepted. */
-export function openPhoneSocket(gateway: TestGateway, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<UpgradeOutcome> {
+/**
+ * Opens a WebSocket and reports whether the upgrade was accepted or, if refused, its status and
+ * error body. `onSocket` sees the socket before it opens, to record from the very first message.
+ */
+export function openSocket(url: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}, onSocket?: (ws: WebSocket) => void): Promise<UpgradeOutcome> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(phoneSocketUrl(gateway), { headers, perMessageDeflate: false, ...options });
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false, ...options });
+    onSocket?.(ws);
     ws.once('open', () => resolve({ ok: true, ws }));
     ws.once('unexpected-response', (_req, res: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -212,6 +169,11 @@ export function openPhoneSocket(gateway: TestGateway, headers: Record<string, st
     });
     ws.once('error', (err) => reject(err));
   });
+}
+
+/** Opens `/v1/phone` with these headers and reports whether the upgrade was accepted. */
+export function openPhoneSocket(gateway: TestGateway, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<UpgradeOutcome> {
+  return openSocket(phoneSocketUrl(gateway), headers, options);
 }
 
 /** A phone event as phone-protocol.md section 3 writes it, with a fresh eventId and occurredAt. */

@@ -4,7 +4,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { show, type Call, type Scope } from '../helpers/phones.js';
+import { openSocket, show, type Call, type Scope } from '../helpers/phones.js';
 
 // Protocol messages are read field by field in assertions; `unknown` would only add casts.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -243,30 +243,12 @@ export async function streamInfo(gateway: TestGateway, callId: string): Promise<
 /** What an upgrade of a media socket ended with. */
 export type MediaOutcome = { ok: true; peer: PeerSocket } | { ok: false; status: number; body: unknown };
 
-export function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>): Promise<MediaOutcome> {
-  return new Promise((resolve, reject) => {
-    const url = `${gateway.url.replace(/^http/, 'ws')}/v1/calls/${encodeURIComponent(callId)}/media`;
-    const ws = new WebSocket(url, { headers, perMessageDeflate: false });
-    // Record from the first message on: the start message may come right with the upgrade.
-    const peer = new PeerSocket(ws);
-    ws.once('open', () => resolve({ ok: true, peer }));
-    ws.once('unexpected-response', (_req, res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        ws.terminate();
-        resolve({ ok: false, status: res.statusCode ?? 0, body });
-      });
-    });
-    ws.once('error', (err) => reject(err));
-  });
+export async function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>): Promise<MediaOutcome> {
+  const url = `${gateway.url.replace(/^http/, 'ws')}/v1/calls/${encodeURIComponent(callId)}/media`;
+  let peer: PeerSocket | undefined;
+  // Record from the first message on: the start message may come right with the upgrade.
+  const outcome = await openSocket(url, headers, {}, (ws) => (peer = new PeerSocket(ws)));
+  return outcome.ok && peer ? { ok: true, peer } : outcome.ok ? { ok: false, status: 0, body: 'no socket' } : outcome;
 }
 
 /** s16le PCM of `samples` samples, every one `value`. */

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import type { Dialect } from './index.js';
 
 export const calls =
   (dialect: Dialect) =>
   async (db: Kysely<unknown>): Promise<void> => {
     const serial = dialect === 'postgres' ? 'serial' : 'integer';
-    const autoId = (c: import('kysely').ColumnDefinitionBuilder) =>
+    const autoId = (c: ColumnDefinitionBuilder) =>
       dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
 
     await db.schema
