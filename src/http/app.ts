@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { GatewayError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { requireCredential } from './auth.js';
+import { mountConsole } from './console-static.js';
 import { mountDocsPage } from './docs-page.js';
 import { errorResponse, handleError, validationError } from './errors.js';
 import { registerRoutes } from './routes/index.js';
@@ -43,5 +44,6 @@ export function createHttpApp(services: HttpServices): GatewayApp {
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
   });
   mountDocsPage(app);
+  mountConsole(app);
   return app;
 }

@@ -16,7 +16,7 @@ export function requireCredential(services: HttpServices): MiddlewareHandler<App
       return next();
     }
     if (services.sessionPrincipal) {
-      const principal = await services.sessionPrincipal(c.req.header('cookie'), c.req.header('origin'), c.req.method);
+      const principal = await services.sessionPrincipal(c.req.header('cookie'), c.req.header('origin'), c.req.method, c.req.header('host'));
       if (principal) {
         c.set('principal', principal);
         return next();

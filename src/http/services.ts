@@ -1,6 +1,9 @@
+import type { AccountService } from '../accounts/index.js';
+import type { AssistantService } from '../assistant/index.js';
 import type { ApiKeyService, Principal } from '../auth/index.js';
 import type { CallService } from '../calls/index.js';
 import type { Config } from '../config/index.js';
+import type { LiveHub } from '../live/index.js';
 import type { Logger } from '../log.js';
 import type { DeviceService, FailureLimiter, PhoneHub } from '../phones/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -21,11 +24,21 @@ export interface HttpServices {
   calls: CallService;
   webhooks: WebhookDispatcher;
   streams: StreamManager;
+  /** The built-in voice assistant (spec "Assistant"). */
+  assistant: AssistantService;
   pairingLimiter: FailureLimiter;
   /** Whether the phone is sending audio for a call right now (MediaInfo.streaming). */
   isStreaming: (callId: string) => boolean;
-  /** Extra credential checks (the console's session cookie) tried when no API key is sent. */
-  sessionPrincipal?: (cookieHeader: string | undefined, origin: string | undefined, method: string) => Promise<Principal | null>;
+  /** Console accounts and sessions. */
+  accounts: AccountService;
+  /** The console's live channel: publish a LiveMessage to every open console. */
+  live: LiveHub;
+  /**
+   * Extra credential checks (the console's session cookie) tried when no API key is sent. Methods
+   * other than GET, HEAD and OPTIONS (pass 'UPGRADE' for a WebSocket) also need `origin` to be the
+   * gateway's own, judged against `host` (the Host header).
+   */
+  sessionPrincipal?: (cookieHeader: string | undefined, origin: string | undefined, method: string, host?: string) => Promise<Principal | null>;
 }
 
 export type AppEnv = { Variables: { principal: Principal } };

@@ -101,6 +101,38 @@ export interface WebhookDeliveriesTable {
   at: string;
 }
 
+/** A console account; `role` is `owner` (the first account) or `member`. */
+export interface UsersTable {
+  id: string;
+  /** Lower case. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (base64). */
+  password_hash: string;
+  role: string;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+/** A console session; the token itself lives only in the browser's cookie. */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A message the built-in assistant took; one per call. */
+export interface AssistantMessagesTable {
+  call_id: string;
+  remote_number: string;
+  caller_name: string;
+  reason: string;
+  callback_number: string;
+  /** `low`, `normal` or `high`. */
+  urgency: string;
+  taken_at: string;
+}
+
 export interface Tables {
   settings: SettingsTable;
   api_keys: ApiKeysTable;
@@ -111,4 +143,7 @@ export interface Tables {
   transcript_lines: TranscriptLinesTable;
   webhook_jobs: WebhookJobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  assistant_messages: AssistantMessagesTable;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -418,20 +418,7 @@ export class WebhookReceiver {
 
 // ---- files -----------------------------------------------------------------------------------
 
-/** The files under dir whose bytes contain needle (as UTF-8). */
-export function filesContaining(dir: string, needle: string): string[] {
-  const wanted = Buffer.from(needle, 'utf8');
-  const hits: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const file = path.join(d, name);
-      if (statSync(file).isDirectory()) walk(file);
-      else if (readFileSync(file).includes(wanted)) hits.push(path.relative(dir, file));
-    }
-  };
-  walk(dir);
-  return hits;
-}
+export { filesContaining, storedContaining } from './stored.js';
 
 // ---- one place that stops what a test started -------------------------------------------------
 

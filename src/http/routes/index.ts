@@ -1,12 +1,16 @@
 import type { GatewayApp } from '../app.js';
 import type { HttpServices } from '../services.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerAssistantRoutes } from './assistant.js';
+import { registerAuthRoutes } from './auth.js';
 import { registerCallActionRoutes } from './call-actions.js';
 import { registerCallRoutes } from './calls.js';
 import { registerDeviceRoutes } from './devices.js';
 import { registerHealthRoutes } from './health.js';
+import { registerLiveRoutes } from './live.js';
 import { registerSettingsRoutes } from './settings.js';
 import { registerStreamRoutes } from './streams.js';
+import { registerUserRoutes } from './users.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
@@ -16,7 +20,11 @@ export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerDeviceRoutes(app, services);
   registerCallRoutes(app, services);
   registerStreamRoutes(app, services);
+  registerAssistantRoutes(app, services);
   // Routes of the form /v1/calls/{callId}/<word> go before the generic {action} route.
   registerCallActionRoutes(app, services);
   registerWebhookDeliveryRoutes(app, services);
+  registerAuthRoutes(app, services);
+  registerUserRoutes(app, services);
+  registerLiveRoutes(app);
 }

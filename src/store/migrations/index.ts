@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as platform from './001-platform.js';
 import { calls } from './002-calls.js';
+import * as accounts from './003-accounts.js';
+import * as assistant from './004-assistant.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -9,6 +11,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-platform': platform,
     '002-calls': { up: calls(dialect) },
+    '003-accounts': accounts,
+    '004-assistant': assistant,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

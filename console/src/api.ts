@@ -1,0 +1,156 @@
+import type {
+  ApiKey,
+  AssistantCallInfo,
+  AssistantMessage,
+  AssistantSettings,
+  Call,
+  CallEvent,
+  Device,
+  MediaInfo,
+  Pairing,
+  Settings,
+  StreamInfo,
+  TranscriptLine,
+  User,
+  WebhookDelivery,
+} from './types';
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/** A refused request, with the API's error body (`{error: {code, message, issues?}}`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: Issue[] = [],
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** A route this gateway does not have yet (a later feature), as opposed to a missing resource. */
+  get routeMissing(): boolean {
+    return this.status === 404 && /^No route /.test(this.message);
+  }
+
+  /** The message of the issue at `body.<field>` (or `query.<field>`), if any. */
+  field(name: string): string | undefined {
+    return this.issues.find((i) => i.path === `body.${name}` || i.path === `query.${name}` || i.path.startsWith(`body.${name}.`))?.message;
+  }
+}
+
+/** Called when a request finds the session gone, so the app can show the sign-in page. */
+let onSignedOut: (() => void) | null = null;
+export const setSignedOutHandler = (handler: (() => void) | null): void => {
+  onSignedOut = handler;
+};
+
+async function request<T>(method: string, path: string, body?: unknown, options: { quiet401?: boolean } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The gateway could not be reached. Check your connection and try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string; issues?: Issue[] } } | undefined)?.error;
+    const retry = res.headers.get('retry-after');
+    const err = new ApiError(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? `The gateway answered ${res.status}`, error?.issues ?? [], retry ? Number(retry) : null);
+    if (res.status === 401 && !options.quiet401) onSignedOut?.();
+    throw err;
+  }
+  return parsed as T;
+}
+
+const q = (params: Record<string, string | number | undefined | null>): string => {
+  const s = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') s.set(k, String(v));
+  const text = s.toString();
+  return text ? `?${text}` : '';
+};
+
+const id = (value: string): string => encodeURIComponent(value);
+
+export interface CallFilters {
+  deviceId?: string | undefined;
+  state?: string | undefined;
+  direction?: string | undefined;
+  before?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface PlaceCallInput {
+  deviceId: string;
+  to: string;
+  webhookUrl?: string;
+  metadata?: Record<string, unknown>;
+  stream?: { url: string; format?: 'raw' | 'vendor' };
+}
+
+export type SettingsPatch = Partial<Record<'publicUrl' | 'webhookUrl' | 'docsUrl' | 'incomingStreamUrl' | 'incomingStreamFormat' | 'assistantModel' | 'assistantApiKey' | 'webhookSecret', string>>;
+
+export const api = {
+  authStatus: () => request<{ setupRequired: boolean }>('GET', '/v1/auth/status'),
+  me: () => request<{ user: User | null; credential: string }>('GET', '/v1/auth/me', undefined, { quiet401: true }),
+  setup: (email: string, password: string) => request<{ user: User }>('POST', '/v1/auth/setup', { email, password }),
+  login: (email: string, password: string) => request<{ user: User }>('POST', '/v1/auth/login', { email, password }, { quiet401: true }),
+  logout: () => request<void>('POST', '/v1/auth/logout', undefined, { quiet401: true }),
+
+  users: () => request<{ users: User[] }>('GET', '/v1/users'),
+  addUser: (email: string, password: string) => request<{ user: User }>('POST', '/v1/users', { email, password }),
+  removeUser: (userId: string) => request<void>('DELETE', `/v1/users/${id(userId)}`),
+
+  calls: (filters: CallFilters) => request<{ calls: Call[]; nextBefore: string | null }>('GET', `/v1/calls${q({ ...filters })}`),
+  call: (callId: string) => request<{ call: Call; media: MediaInfo }>('GET', `/v1/calls/${id(callId)}`),
+  events: (callId: string) => request<{ events: CallEvent[] }>('GET', `/v1/calls/${id(callId)}/events`),
+  transcript: (callId: string) => request<{ transcript: TranscriptLine[] }>('GET', `/v1/calls/${id(callId)}/transcript`),
+  placeCall: (input: PlaceCallInput) => request<{ call: Call }>('POST', '/v1/calls', input),
+  act: (callId: string, action: 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold') => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/${action}`),
+  dtmf: (callId: string, digits: string) => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/dtmf`, { digits }),
+  stream: (callId: string) => request<StreamInfo>('GET', `/v1/calls/${id(callId)}/stream`),
+  attachStream: (callId: string, stream: { url: string; format: 'raw' | 'vendor' }) => request<StreamInfo & { call: Call }>('POST', `/v1/calls/${id(callId)}/stream`, stream),
+  detachStream: (callId: string) => request<void>('DELETE', `/v1/calls/${id(callId)}/stream`),
+  agent: (callId: string) => request<AssistantCallInfo>('GET', `/v1/calls/${id(callId)}/agent`),
+  handToAgent: (callId: string) => request<AssistantCallInfo>('POST', `/v1/calls/${id(callId)}/agent`),
+  takeBack: (callId: string) => request<AssistantCallInfo>('DELETE', `/v1/calls/${id(callId)}/agent`),
+
+  devices: () => request<{ devices: Device[] }>('GET', '/v1/devices'),
+  removeDevice: (deviceId: string) => request<void>('DELETE', `/v1/devices/${id(deviceId)}`),
+  pairing: (publicUrl?: string) => request<Pairing>('POST', '/v1/pairing', publicUrl ? { publicUrl } : {}),
+
+  agentSettings: () => request<{ settings: AssistantSettings }>('GET', '/v1/agent'),
+  saveAgentSettings: (patch: Partial<AssistantSettings>) => request<{ settings: AssistantSettings }>('PUT', '/v1/agent', patch),
+  messages: (limit = 50) => request<{ messages: AssistantMessage[] }>('GET', `/v1/agent/messages${q({ limit })}`),
+
+  settings: () => request<{ settings: Settings }>('GET', '/v1/settings'),
+  saveSettings: (patch: SettingsPatch) => request<{ settings: Settings }>('PUT', '/v1/settings', patch),
+  rotateWebhookSecret: () => request<{ secret: string }>('POST', '/v1/settings/webhook-secret'),
+
+  apiKeys: () => request<{ apiKeys: ApiKey[] }>('GET', '/v1/api-keys'),
+  createApiKey: (name: string) => request<{ apiKey: ApiKey }>('POST', '/v1/api-keys', { name }),
+  revokeApiKey: (keyId: string) => request<void>('DELETE', `/v1/api-keys/${id(keyId)}`),
+
+  deliveries: (filters: { callId?: string | undefined; limit?: number | undefined }) =>
+    request<{ deliveries: WebhookDelivery[] }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
+};
+
+/** The message to show for a failure of any kind. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,0 +1,53 @@
+import type { CallState, Device } from './types';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const shortDateTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+export const fullTime = (iso: string): string => dateTimeFormat.format(new Date(iso));
+export const clockTime = (iso: string): string => timeFormat.format(new Date(iso));
+
+/** "just now", "5 min ago", "yesterday", else a short date. */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 10) return 'just now';
+  if (abs < 60) return relative.format(seconds, 'second');
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), 'day');
+  return shortDateTime.format(new Date(iso));
+}
+
+/** m:ss or h:mm:ss. */
+export function duration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+
+export const STATE_LABELS: Record<CallState, string> = {
+  queued: 'Queued',
+  dialing: 'Dialing',
+  ringing: 'Ringing',
+  active: 'Active',
+  held: 'On hold',
+  ended: 'Ended',
+  rejected: 'Rejected',
+  failed: 'Failed',
+};
+
+/** `call.select_phone_account` -> "Select phone account". */
+export function eventLabel(event: string): string {
+  const words = event.replace(/^call\./, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export const deviceName = (devices: Device[], id: string): string => devices.find((d) => d.id === id)?.name ?? id;
+
+export const NETWORK_LABELS: Record<string, string> = { wifi: 'Wi-Fi', cellular: 'Cellular', ethernet: 'Ethernet', other: 'Other', none: 'No network' };
+export const AUDIO_LABELS: Record<string, string> = { running: 'Running', stopped: 'Stopped', pairing_required: 'Needs pairing' };

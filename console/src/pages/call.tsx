@@ -1,0 +1,465 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError } from '../api';
+import { LiveAudio } from '../audio/live-audio';
+import { useDevices } from '../context';
+import { clockTime, deviceName, eventLabel, fullTime } from '../format';
+import { LIMITS } from '../limits';
+import { useLive } from '../live';
+import { Link } from '../router';
+import { FINAL_STATES, type AssistantCallInfo, type Call, type CallEvent, type MediaInfo, type StreamInfo, type TranscriptLine } from '../types';
+import { Badge, Button, Card, Empty, ErrorText, LinkBadge, Loading, PageHeader, SelectField, StateBadge, TextField, Unavailable, useNow } from '../ui';
+import { callDuration } from './calls';
+
+type Optional<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'unavailable' } | { state: 'error'; error: unknown };
+
+/** Loads a resource that a later feature of the gateway provides; a missing route is "not available". */
+function optional<T>(load: () => Promise<T>): Promise<Optional<T>> {
+  return load().then(
+    (value) => ({ state: 'ok', value }),
+    (error: unknown) => (error instanceof ApiError && (error.routeMissing || error.status === 404) ? { state: 'unavailable' } : { state: 'error', error }),
+  );
+}
+
+export function CallPage({ callId }: { callId: string }) {
+  const [call, setCall] = useState<Call | null>(null);
+  const [media, setMedia] = useState<MediaInfo | null>(null);
+  const [events, setEvents] = useState<CallEvent[]>([]);
+  const [transcript, setTranscript] = useState<TranscriptLine[]>([]);
+  const [stream, setStream] = useState<Optional<StreamInfo>>({ state: 'loading' });
+  const [agent, setAgent] = useState<Optional<AssistantCallInfo>>({ state: 'loading' });
+  const [error, setError] = useState<unknown>(null);
+  const { devices } = useDevices();
+  const now = useNow(1000);
+
+  const loadSide = useCallback(() => {
+    void optional(() => api.stream(callId)).then(setStream);
+    void optional(() => api.agent(callId)).then(setAgent);
+    api.transcript(callId).then(
+      (r) => setTranscript(r.transcript),
+      () => undefined,
+    );
+  }, [callId]);
+
+  const load = useCallback(() => {
+    api.call(callId).then(
+      (r) => {
+        setCall(r.call);
+        setMedia(r.media);
+        setError(null);
+      },
+      (err: unknown) => setError(err),
+    );
+    api.events(callId).then(
+      (r) => setEvents(r.events),
+      () => undefined,
+    );
+    loadSide();
+  }, [callId, loadSide]);
+
+  useEffect(load, [load]);
+
+  useLive((m) => {
+    if (m.type !== 'call' || m.call.id !== callId) return;
+    setCall(m.call);
+    const event = m.event;
+    if (event) setEvents((list) => (list.some((e) => e.eventId === event.eventId) ? list : [...list, event]));
+    loadSide();
+  }, load);
+
+  if (error) {
+    return (
+      <>
+        <Link to="/calls" className="back-link">
+          ← Calls
+        </Link>
+        {error instanceof ApiError && error.status === 404 ? (
+          <Empty title="This call does not exist" action={<Link to="/calls">Back to the calls</Link>}>
+            It may have been placed on another gateway, or the link is mistyped.
+          </Empty>
+        ) : (
+          <ErrorText error={error} />
+        )}
+      </>
+    );
+  }
+  if (!call) return <Loading />;
+
+  const final = FINAL_STATES.has(call.state);
+  const phone = devices.find((d) => d.id === call.deviceId);
+  return (
+    <div className="call-page" data-call-id={call.id} data-state={call.state}>
+      <Link to="/calls" className="back-link">
+        ← Calls
+      </Link>
+      <PageHeader
+        title={call.remoteNumber || 'Unknown number'}
+        description={
+          <>
+            {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} call on {deviceName(devices, call.deviceId)} · {fullTime(call.createdAt)}
+          </>
+        }
+        actions={
+          <div className="call-state" aria-live="polite">
+            <StateBadge state={call.state} />
+            {call.answeredAt && <span className="tabular call-timer">{callDuration(call, now)}</span>}
+          </div>
+        }
+      />
+      {phone && !phone.connected && !final && <p className="notice warn">The phone is offline; controls work again once it reconnects.</p>}
+
+      <div className="call-grid">
+        <div className="call-main">
+          <Controls call={call} />
+          {!final && (call.state === 'active' || call.state === 'held') && <Keypad call={call} />}
+          {!final && media && <LiveAudio call={call} media={media} />}
+          <Card title="Timeline" id="timeline">
+            {events.length === 0 ? (
+              <p className="muted">No events yet.</p>
+            ) : (
+              <ol className="timeline">
+                {events.map((e) => (
+                  <li key={e.eventId}>
+                    <time dateTime={e.receivedAt} title={`Phone: ${fullTime(e.occurredAt)}\nGateway: ${fullTime(e.receivedAt)}`}>
+                      {clockTime(e.receivedAt)}
+                    </time>
+                    <span className="timeline-event">{eventLabel(e.event)}</span>
+                    {Object.keys(e.payload).length > 0 && <code className="timeline-payload">{summarize(e.payload)}</code>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Card>
+          <TranscriptCard transcript={transcript} agent={agent} />
+        </div>
+        <div className="call-side">
+          <StreamCard call={call} stream={stream} onChange={loadSide} />
+          <AssistantCard call={call} agent={agent} onChange={loadSide} />
+          <Card title="Details" id="details">
+            <dl className="details">
+              <dt>Call id</dt>
+              <dd className="mono">{call.id}</dd>
+              <dt>Phone</dt>
+              <dd>
+                {deviceName(devices, call.deviceId)} <span className="muted mono">{call.deviceId}</span>
+              </dd>
+              <dt>Direction</dt>
+              <dd>{call.direction}</dd>
+              <dt>Created</dt>
+              <dd>{fullTime(call.createdAt)}</dd>
+              {call.answeredAt && (
+                <>
+                  <dt>Answered</dt>
+                  <dd>{fullTime(call.answeredAt)}</dd>
+                </>
+              )}
+              {call.endedAt && (
+                <>
+                  <dt>Ended</dt>
+                  <dd>{fullTime(call.endedAt)}</dd>
+                </>
+              )}
+              {call.nativeCallId && (
+                <>
+                  <dt>Phone's call id</dt>
+                  <dd className="mono">{call.nativeCallId}</dd>
+                </>
+              )}
+              {call.webhookUrl && (
+                <>
+                  <dt>Webhook</dt>
+                  <dd className="mono break">{call.webhookUrl}</dd>
+                </>
+              )}
+              <dt>Webhook log</dt>
+              <dd>
+                <Link to={`/webhooks?callId=${encodeURIComponent(call.id)}`}>Deliveries of this call</Link>
+              </dd>
+            </dl>
+            <h3 className="subhead">Metadata</h3>
+            {call.metadata && Object.keys(call.metadata).length > 0 ? <pre className="code-block">{JSON.stringify(call.metadata, null, 2)}</pre> : <p className="muted">None.</p>}
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const summarize = (payload: Record<string, unknown>): string =>
+  Object.entries(payload)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+
+type Action = 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold';
+
+function Controls({ call }: { call: Call }) {
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const act = (action: Action) => {
+    setBusy(action);
+    setError(null);
+    api.act(call.id, action).then(
+      () => setBusy(null),
+      (err: unknown) => {
+        setBusy(null);
+        setError(err);
+      },
+    );
+  };
+  const ringingIn = call.direction === 'incoming' && call.state === 'ringing';
+  const final = FINAL_STATES.has(call.state);
+  return (
+    <Card title="Controls" id="controls">
+      {final ? (
+        <p className="muted">This call is over ({call.state}).</p>
+      ) : (
+        <div className="controls" role="group" aria-label="Call controls">
+          {ringingIn && (
+            <>
+              <Button variant="success" busy={busy === 'answer'} onClick={() => act('answer')}>
+                Answer
+              </Button>
+              <Button variant="danger" busy={busy === 'reject'} onClick={() => act('reject')}>
+                Reject
+              </Button>
+            </>
+          )}
+          {call.state === 'active' && (
+            <Button busy={busy === 'hold'} onClick={() => act('hold')}>
+              Hold
+            </Button>
+          )}
+          {call.state === 'held' && (
+            <Button variant="primary" busy={busy === 'unhold'} onClick={() => act('unhold')}>
+              Resume
+            </Button>
+          )}
+          {!ringingIn && (
+            <Button variant="danger" busy={busy === 'hangup'} onClick={() => act('hangup')}>
+              Hang up
+            </Button>
+          )}
+        </div>
+      )}
+      <ErrorText error={error} />
+    </Card>
+  );
+}
+
+const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
+const LETTERS: Record<string, string> = { '2': 'ABC', '3': 'DEF', '4': 'GHI', '5': 'JKL', '6': 'MNO', '7': 'PQRS', '8': 'TUV', '9': 'WXYZ', '0': '+' };
+
+function Keypad({ call }: { call: Call }) {
+  const [sent, setSent] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const press = (digit: string) => {
+    setError(null);
+    api.dtmf(call.id, digit).then(
+      () => setSent((s) => (s + digit).slice(-LIMITS.dtmfMaxLength)),
+      (err: unknown) => setError(err),
+    );
+  };
+  return (
+    <Card title="Keypad" id="keypad">
+      <div
+        className="keypad"
+        role="group"
+        aria-label="Keypad: press a key, or type digits, * and # while it has focus"
+        onKeyDown={(e) => {
+          if (/^[0-9*#]$/.test(e.key)) {
+            e.preventDefault();
+            press(e.key);
+          }
+        }}
+      >
+        {KEYS.map((k) => (
+          <button key={k} type="button" className="key" onClick={() => press(k)} aria-label={`Tone ${k}`}>
+            <span className="key-digit">{k}</span>
+            <span className="key-letters" aria-hidden="true">
+              {LETTERS[k] ?? '\u00a0'}
+            </span>
+          </button>
+        ))}
+      </div>
+      <p className="keypad-sent" aria-live="polite">
+        {sent ? (
+          <>
+            Sent: <span className="mono">{sent}</span>
+          </>
+        ) : (
+          <span className="muted">Tones play on the call.</span>
+        )}
+      </p>
+      <ErrorText error={error} />
+    </Card>
+  );
+}
+
+function StreamCard({ call, stream, onChange }: { call: Call; stream: Optional<StreamInfo>; onChange: () => void }) {
+  const [url, setUrl] = useState('');
+  const [format, setFormat] = useState<'raw' | 'vendor'>('raw');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const final = FINAL_STATES.has(call.state);
+  const attach = (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    api.attachStream(call.id, { url, format }).then(
+      () => {
+        setBusy(false);
+        onChange();
+      },
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  const detach = () => {
+    setBusy(true);
+    setError(null);
+    api.detachStream(call.id).then(
+      () => {
+        setBusy(false);
+        onChange();
+      },
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  let body;
+  if (stream.state === 'loading') body = <Loading />;
+  else if (stream.state === 'unavailable') body = <Unavailable what="Streaming" />;
+  else if (stream.state === 'error') body = <ErrorText error={stream.error} />;
+  else {
+    const info = stream.value;
+    const attached = info.stream && ['waiting', 'connecting', 'live'].includes(info.status);
+    body = (
+      <>
+        <div className="status-line">
+          <LinkBadge status={info.status} />
+          {info.stream && <span className="mono break small">{info.stream.url}</span>}
+        </div>
+        {info.error && <p className="error-text">{info.error}</p>}
+        {!final &&
+          (attached ? (
+            <div className="inline-actions">
+              <Button busy={busy} onClick={detach}>
+                Detach stream
+              </Button>
+              <ErrorText error={error} />
+            </div>
+          ) : (
+            <form onSubmit={attach} className="stack compact" noValidate>
+              <TextField label="Agent WebSocket URL" placeholder="wss://agent.example.com/voice" value={url} onChange={(e) => setUrl(e.target.value)} error={error?.field('url')} required />
+              <SelectField label="Format" value={format} onChange={(e) => setFormat(e.target.value as 'raw' | 'vendor')} error={error?.field('format')}>
+                <option value="raw">Raw PCM (16 kHz)</option>
+                <option value="vendor">Twilio-style media stream (8 kHz μ-law)</option>
+              </SelectField>
+              <Button type="submit" busy={busy}>
+                Attach stream
+              </Button>
+              {error && !error.issues.length && <ErrorText error={error} />}
+            </form>
+          ))}
+      </>
+    );
+  }
+  return (
+    <Card title="Stream" id="stream">
+      {body}
+    </Card>
+  );
+}
+
+function AssistantCard({ call, agent, onChange }: { call: Call; agent: Optional<AssistantCallInfo>; onChange: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = (work: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    work().then(
+      () => {
+        setBusy(false);
+        onChange();
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  const final = FINAL_STATES.has(call.state);
+  let body;
+  if (agent.state === 'loading') body = <Loading />;
+  else if (agent.state === 'unavailable') body = <Unavailable what="The assistant" />;
+  else if (agent.state === 'error') body = <ErrorText error={agent.error} />;
+  else {
+    const info = agent.value;
+    const onCall = ['waiting', 'connecting', 'live'].includes(info.status);
+    body = (
+      <>
+        <div className="status-line">
+          <LinkBadge status={info.status} />
+          <span className="muted small">{onCall ? 'The assistant has the call.' : info.requested ? 'The assistant was on this call.' : 'The assistant has not been on this call.'}</span>
+        </div>
+        {info.error && <p className="error-text">{info.error}</p>}
+        {info.message && (
+          <div className="message-box">
+            <p>
+              <strong>{info.message.callerName || 'Caller'}</strong> <UrgencyBadge urgency={info.message.urgency} />
+            </p>
+            <p>{info.message.reason}</p>
+            {info.message.callbackNumber && <p className="muted">Call back: {info.message.callbackNumber}</p>}
+          </div>
+        )}
+        {!final && (
+          <div className="inline-actions">
+            {onCall ? (
+              <Button busy={busy} onClick={() => run(() => api.takeBack(call.id))}>
+                Take back from assistant
+              </Button>
+            ) : (
+              <Button busy={busy} onClick={() => run(() => api.handToAgent(call.id))}>
+                Hand to assistant
+              </Button>
+            )}
+            <ErrorText error={error} />
+          </div>
+        )}
+      </>
+    );
+  }
+  return (
+    <Card title="Assistant" id="assistant">
+      {body}
+    </Card>
+  );
+}
+
+export function UrgencyBadge({ urgency }: { urgency: 'low' | 'normal' | 'high' }) {
+  return <Badge tone={urgency === 'high' ? 'red' : urgency === 'normal' ? 'blue' : 'gray'}>{urgency === 'high' ? 'Urgent' : urgency === 'normal' ? 'Normal' : 'Low'}</Badge>;
+}
+
+function TranscriptCard({ transcript, agent }: { transcript: TranscriptLine[]; agent: Optional<AssistantCallInfo> }) {
+  const lines = transcript.length > 0 ? transcript : agent.state === 'ok' ? agent.value.transcript : [];
+  return (
+    <Card title="Transcript" id="transcript">
+      {lines.length === 0 ? (
+        <p className="muted">No transcript: the assistant was not on this call.</p>
+      ) : (
+        <ol className="transcript">
+          {lines.map((line, i) => (
+            <li key={i} className={`bubble bubble-${line.role}`}>
+              <span className="bubble-who">{line.role === 'agent' ? 'Assistant' : 'Caller'}</span>
+              <span className="bubble-text">{line.text}</span>
+              <time dateTime={line.at}>{clockTime(line.at)}</time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}

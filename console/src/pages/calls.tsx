@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState } from 'react';
+import { api } from '../api';
+import { useDevices } from '../context';
+import { ago, deviceName, duration, fullTime, STATE_LABELS } from '../format';
+import { IncomingIcon, OutgoingIcon } from '../icons';
+import { LIMITS } from '../limits';
+import { useLive } from '../live';
+import { Link, navigate, useLocation, withQuery } from '../router';
+import { CALL_STATES, FINAL_STATES, type Call } from '../types';
+import { Button, Empty, ErrorText, Loading, PageHeader, SelectField, StateBadge, useLoad, useNow } from '../ui';
+
+const PAGE_SIZE = LIMITS.pageLimitDefault;
+
+export function CallsPage() {
+  const { query } = useLocation();
+  const { devices } = useDevices();
+  const filters = {
+    deviceId: query.get('deviceId') ?? undefined,
+    state: query.get('state') ?? undefined,
+    direction: query.get('direction') ?? undefined,
+  };
+  const before = query.get('before') ?? undefined;
+  const key = JSON.stringify({ ...filters, before });
+  const { data, error, loading, reload, setData } = useLoad(() => api.calls({ ...filters, before, limit: PAGE_SIZE }), [key]);
+  const [flash, setFlash] = useState<Record<string, number>>({});
+  /** Cursors of the pages before this one, so "Newer" can step back. */
+  const history = useRef<Array<string | undefined>>([]);
+  const now = useNow(1000);
+
+  const matches = (call: Call) =>
+    (!filters.deviceId || call.deviceId === filters.deviceId) && (!filters.state || call.state === filters.state) && (!filters.direction || call.direction === filters.direction);
+
+  useLive((m) => {
+    if (m.type !== 'call') return;
+    const call = m.call;
+    setData((page) => {
+      if (!page) return page;
+      if (page.calls.some((c) => c.id === call.id)) {
+        return { ...page, calls: page.calls.filter((c) => c.id !== call.id || matches(call)).map((c) => (c.id === call.id ? call : c)) };
+      }
+      if (before || !matches(call)) return page;
+      const calls = [call, ...page.calls];
+      return { calls: calls.slice(0, PAGE_SIZE), nextBefore: calls.length > PAGE_SIZE ? (calls[PAGE_SIZE - 1]?.createdAt ?? null) : page.nextBefore };
+    });
+    setFlash((f) => ({ ...f, [call.id]: Date.now() }));
+  }, reload);
+
+  useEffect(() => {
+    const t = window.setTimeout(() => setFlash({}), 1600);
+    return () => window.clearTimeout(t);
+  }, [flash]);
+
+  const setFilter = (name: string, value: string) => {
+    history.current = [];
+    navigate(withQuery('/calls', { ...filters, [name]: value || undefined }), { replace: true });
+  };
+  const filtered = Boolean(filters.deviceId || filters.state || filters.direction);
+
+  return (
+    <>
+      <PageHeader
+        title="Calls"
+        description="Every call of every phone, newest first. Rows change as the calls do."
+        actions={
+          <Link to="/dialer" className="btn btn-primary">
+            New call
+          </Link>
+        }
+      />
+      <div className="filters" role="search" aria-label="Filter calls">
+        <SelectField label="Phone" value={filters.deviceId ?? ''} onChange={(e) => setFilter('deviceId', e.target.value)}>
+          <option value="">All phones</option>
+          {devices.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="State" value={filters.state ?? ''} onChange={(e) => setFilter('state', e.target.value)}>
+          <option value="">Any state</option>
+          {CALL_STATES.map((s) => (
+            <option key={s} value={s}>
+              {STATE_LABELS[s]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Direction" value={filters.direction ?? ''} onChange={(e) => setFilter('direction', e.target.value)}>
+          <option value="">Both directions</option>
+          <option value="incoming">Incoming</option>
+          <option value="outgoing">Outgoing</option>
+        </SelectField>
+        {filtered && (
+          <Button variant="ghost" size="sm" className="filters-clear" onClick={() => navigate('/calls', { replace: true })}>
+            Clear filters
+          </Button>
+        )}
+      </div>
+
+      {error ? (
+        <ErrorText error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.calls.length === 0 ? (
+        filtered || before ? (
+          <Empty title="No calls match these filters" action={<Button onClick={() => navigate('/calls', { replace: true })}>Show all calls</Button>} />
+        ) : (
+          <Empty
+            title="No calls yet"
+            icon="☎"
+            action={
+              <Link to="/dialer" className="btn btn-primary">
+                Place a call
+              </Link>
+            }
+          >
+            Calls appear here as soon as a phone dials or rings — place one from the dialer, or call one of your phones.
+          </Empty>
+        )
+      ) : (
+        <div className={`table-wrap ${loading ? 'is-loading' : ''}`}>
+          <table className="table calls-table">
+            <caption className="sr-only">Calls</caption>
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">State</th>
+                <th scope="col">Phone</th>
+                <th scope="col">Started</th>
+                <th scope="col">Duration</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.calls.map((call) => (
+                <tr key={call.id} className={flash[call.id] ? 'flash' : ''} data-call-id={call.id} data-state={call.state}>
+                  <td data-label="Number">
+                    <Link to={`/calls/${call.id}`} className="row-link">
+                      <span className={`direction direction-${call.direction}`} title={call.direction === 'incoming' ? 'Incoming' : 'Outgoing'}>
+                        {call.direction === 'incoming' ? <IncomingIcon /> : <OutgoingIcon />}
+                        <span className="sr-only">{call.direction}</span>
+                      </span>
+                      <span className="number">{call.remoteNumber || 'Unknown'}</span>
+                    </Link>
+                  </td>
+                  <td data-label="State">
+                    <StateBadge state={call.state} />
+                  </td>
+                  <td data-label="Phone">{deviceName(devices, call.deviceId)}</td>
+                  <td data-label="Started">
+                    <time dateTime={call.createdAt} title={fullTime(call.createdAt)}>
+                      {ago(call.createdAt, now)}
+                    </time>
+                  </td>
+                  <td data-label="Duration" className="tabular">
+                    {callDuration(call, now)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {data && (before || data.nextBefore) && (
+        <nav className="pager" aria-label="Pages of calls">
+          <Button
+            disabled={!before}
+            onClick={() => {
+              const previous = history.current.pop();
+              navigate(withQuery('/calls', { ...filters, before: previous }));
+            }}
+          >
+            ← Newer
+          </Button>
+          <Button
+            disabled={!data.nextBefore}
+            onClick={() => {
+              history.current.push(before);
+              navigate(withQuery('/calls', { ...filters, before: data.nextBefore }));
+            }}
+          >
+            Older →
+          </Button>
+        </nav>
+      )}
+    </>
+  );
+}
+
+export function callDuration(call: Call, now: number): string {
+  if (!call.answeredAt) return FINAL_STATES.has(call.state) ? '—' : '';
+  const end = call.endedAt ? Date.parse(call.endedAt) : FINAL_STATES.has(call.state) ? Date.parse(call.updatedAt) : now;
+  return duration(end - Date.parse(call.answeredAt));
+}

@@ -1,0 +1,257 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, type ApiError } from '../api';
+import { useDevices } from '../context';
+import { ago, AUDIO_LABELS, duration, fullTime, NETWORK_LABELS } from '../format';
+import { PhoneIcon } from '../icons';
+import { useLive } from '../live';
+import { Link } from '../router';
+import type { Device, Pairing } from '../types';
+import { Badge, Button, Card, ConfirmButton, CopyButton, Empty, ErrorText, Loading, PageHeader, TextField, useNow } from '../ui';
+
+export function PhonesPage() {
+  const { devices, loaded, reload } = useDevices();
+  const [pairing, setPairing] = useState(false);
+  const now = useNow(5000);
+  return (
+    <>
+      <PageHeader
+        title="Phones"
+        description="The Android phones that carry your calls."
+        actions={
+          !pairing && (
+            <Button variant="primary" onClick={() => setPairing(true)}>
+              Pair a phone
+            </Button>
+          )
+        }
+      />
+      {pairing && <PairPanel onClose={() => setPairing(false)} known={devices.map((d) => d.id)} />}
+      {!loaded ? (
+        <Loading />
+      ) : devices.length === 0 ? (
+        !pairing && (
+          <Empty title="No phones yet" icon={<PhoneIcon />} action={<Button variant="primary" onClick={() => setPairing(true)}>Pair a phone</Button>}>
+            Install the Voice Gateway app on an Android phone with a SIM, then scan the pairing code. The phone then places and answers calls for you.
+          </Empty>
+        )
+      ) : (
+        <div className="phone-grid">
+          {devices.map((d) => (
+            <PhoneCard key={d.id} device={d} now={now} onRemoved={() => void reload()} />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function SignalBars({ signal }: { signal: number }) {
+  return (
+    <span className="signal" aria-label={`Signal ${signal} of 4`} role="img">
+      {[1, 2, 3, 4].map((n) => (
+        <span key={n} className={`bar ${n <= signal ? 'on' : ''}`} style={{ height: `${n * 25}%` }} />
+      ))}
+    </span>
+  );
+}
+
+function Battery({ level, charging }: { level: number; charging: boolean | undefined }) {
+  const tone = level <= 15 ? 'low' : level <= 35 ? 'mid' : 'ok';
+  return (
+    <span className="battery-wrap">
+      <span className={`battery battery-${tone}`} aria-hidden="true">
+        <span className="battery-fill" style={{ width: `${Math.max(4, level)}%` }} />
+      </span>
+      <span>
+        {level}%{charging ? ' · charging' : ''}
+      </span>
+    </span>
+  );
+}
+
+function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; onRemoved: () => void }) {
+  const h = device.health;
+  return (
+    <article className="card phone-card" data-device-id={device.id} aria-labelledby={`phone-${device.id}`}>
+      <div className="phone-head">
+        <div>
+          <h2 id={`phone-${device.id}`}>{device.name}</h2>
+          <p className="muted small">{[h?.model, h?.android && `Android ${h.android}`, h?.appVersion && `app ${h.appVersion}`].filter(Boolean).join(' · ') || device.id}</p>
+        </div>
+        <Badge tone={device.connected ? 'green' : 'gray'}>{device.connected ? 'Connected' : 'Offline'}</Badge>
+      </div>
+      <dl className="phone-stats">
+        <div>
+          <dt>Battery</dt>
+          <dd>{h?.battery !== undefined ? <Battery level={h.battery} charging={h.charging} /> : '—'}</dd>
+        </div>
+        <div>
+          <dt>Signal</dt>
+          <dd>{h?.signal !== undefined ? <SignalBars signal={h.signal} /> : '—'}</dd>
+        </div>
+        <div>
+          <dt>Network</dt>
+          <dd>{h?.network ? NETWORK_LABELS[h.network] : '—'}</dd>
+        </div>
+        <div>
+          <dt>Carrier</dt>
+          <dd>{h?.carrier || '—'}</dd>
+        </div>
+        <div>
+          <dt>Audio helper</dt>
+          <dd>{h?.audio ? <Badge tone={h.audio === 'running' ? 'green' : h.audio === 'stopped' ? 'amber' : 'red'}>{AUDIO_LABELS[h.audio]}</Badge> : '—'}</dd>
+        </div>
+        <div>
+          <dt>Latency</dt>
+          <dd className="tabular">{device.latencyMs !== null ? `${device.latencyMs} ms` : '—'}</dd>
+        </div>
+        <div>
+          <dt>Last seen</dt>
+          <dd>{device.connected ? 'now' : device.lastSeenAt ? <time title={fullTime(device.lastSeenAt)}>{ago(device.lastSeenAt, now)}</time> : 'never'}</dd>
+        </div>
+        <div>
+          <dt>Paired</dt>
+          <dd>
+            <time title={fullTime(device.registeredAt)}>{ago(device.registeredAt, now)}</time>
+          </dd>
+        </div>
+      </dl>
+      <div className="phone-actions">
+        <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">
+          Call from this phone
+        </Link>
+        <Link to={`/calls?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm btn-ghost">
+          Calls
+        </Link>
+        <ConfirmButton label="Remove" question={`Remove ${device.name}? Its calls stay in the log.`} onConfirm={() => api.removeDevice(device.id).then(onRemoved)} />
+      </div>
+    </article>
+  );
+}
+
+function PairPanel({ onClose, known }: { onClose: () => void; known: string[] }) {
+  const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [publicUrl, setPublicUrl] = useState('');
+  const [needsUrl, setNeedsUrl] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [paired, setPaired] = useState<Device | null>(null);
+  const now = useNow(1000);
+  const knownRef = useRef(new Set(known));
+
+  const create = (url?: string) => {
+    setBusy(true);
+    setError(null);
+    api.pairing(url).then(
+      (p) => {
+        setBusy(false);
+        setPairing(p);
+        setNeedsUrl(false);
+      },
+      (err: ApiError) => {
+        setBusy(false);
+        if (err.field('publicUrl') && !url) {
+          setNeedsUrl(true);
+          setPublicUrl(window.location.origin);
+        } else setError(err);
+      },
+    );
+  };
+
+  useEffect(() => {
+    create();
+  }, []);
+
+  useLive((m) => {
+    if (m.type === 'device' && m.device && !knownRef.current.has(m.deviceId)) {
+      knownRef.current.add(m.deviceId);
+      setPaired(m.device);
+    }
+  });
+
+  const submitUrl = (e: FormEvent) => {
+    e.preventDefault();
+    create(publicUrl.trim());
+  };
+
+  const left = pairing ? Date.parse(pairing.expiresAt) - now : 0;
+  const expired = pairing !== null && left <= 0;
+
+  return (
+    <Card
+      title="Pair a phone"
+      id="pair"
+      className="pair-card"
+      actions={
+        <Button size="sm" variant="ghost" onClick={onClose}>
+          {paired ? 'Done' : 'Cancel'}
+        </Button>
+      }
+    >
+      {paired ? (
+        <div className="paired" role="status">
+          <span className="paired-check" aria-hidden="true">
+            ✓
+          </span>
+          <p>
+            <strong>{paired.name}</strong> is paired{paired.connected ? ' and connected' : ''}.
+          </p>
+        </div>
+      ) : needsUrl ? (
+        <form onSubmit={submitUrl} className="stack compact" noValidate>
+          <p>The phone needs an address at which it reaches this gateway. No public address is saved yet.</p>
+          <TextField
+            label="Address of this gateway, as the phone sees it"
+            type="url"
+            value={publicUrl}
+            onChange={(e) => setPublicUrl(e.target.value)}
+            error={error?.field('publicUrl')}
+            hint="For example https://gateway.example.com, or http://192.168.1.20:8080 on your own network. You can save it under Settings."
+          />
+          <Button type="submit" variant="primary" busy={busy}>
+            Make a pairing code
+          </Button>
+          {error && !error.issues.length && <ErrorText error={error} />}
+        </form>
+      ) : !pairing ? (
+        busy ? <Loading label="Making a pairing code…" /> : <ErrorText error={error} />
+      ) : (
+        <div className="pair-body">
+          <div className={`qr ${expired ? 'expired' : ''}`}>
+            <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={`QR code to pair a phone with code ${pairing.code}`} width={220} height={220} />
+          </div>
+          <div className="pair-info">
+            <ol className="steps">
+              <li>Open the Voice Gateway app on the phone.</li>
+              <li>Scan this code, or type the code by hand.</li>
+            </ol>
+            <p className="pair-code-label">Pairing code</p>
+            <p className="pair-code mono" data-testid="pair-code">
+              {pairing.code}
+            </p>
+            <p className={`countdown ${expired ? 'expired' : left < 60_000 ? 'soon' : ''}`} aria-live={left < 60_000 ? 'polite' : 'off'}>
+              {expired ? 'This code has expired.' : <>Expires in <span className="tabular">{duration(left)}</span></>}
+            </p>
+            <p className="pair-code-label">Pair link</p>
+            <div className="copy-line">
+              <code className="break small" data-testid="pair-uri">
+                {pairing.pairUri}
+              </code>
+              <CopyButton text={pairing.pairUri} />
+            </div>
+            <p className="muted small">The phone will reach the gateway at {pairing.publicUrl}.</p>
+            <div className="inline-actions">
+              <Button variant={expired ? 'primary' : 'secondary'} size="sm" busy={busy} onClick={() => create(pairing.publicUrl)}>
+                New code
+              </Button>
+              <span className="waiting muted small">
+                <span className="spinner" aria-hidden="true" /> Waiting for the phone…
+              </span>
+            </div>
+            <ErrorText error={error} />
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}

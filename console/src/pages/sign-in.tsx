@@ -1,0 +1,133 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { api, ApiError } from '../api';
+import { Logo } from '../icons';
+import { LIMITS } from '../limits';
+import type { User } from '../types';
+import { Button, ErrorText, TextField } from '../ui';
+
+function AuthFrame({ title, intro, children }: { title: string; intro: ReactNode; children: ReactNode }) {
+  return (
+    <div className="center-screen auth-screen">
+      <main className="auth-card">
+        <div className="auth-brand">
+          <Logo /> <span>Voice Gateway</span>
+        </div>
+        <h1>{title}</h1>
+        <div className="auth-intro">{intro}</div>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; notice?: string | undefined }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | Error | null>(null);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    api.login(email, password).then(
+      (r) => onDone(r.user),
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  const fieldError = error instanceof ApiError ? error : null;
+  return (
+    <AuthFrame title="Sign in" intro={<p>Sign in to manage your phones and calls.</p>}>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate className="stack">
+        <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError?.field('email')} autoFocus />
+        <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError?.field('password')} />
+        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+          Sign in
+        </Button>
+        {error && !fieldError?.issues.length && <ErrorText error={error} />}
+      </form>
+      <p className="auth-footnote">Forgot the password? The gateway's owner can add you again under Users, or set ADMIN_EMAIL and ADMIN_PASSWORD on a fresh data directory.</p>
+    </AuthFrame>
+  );
+}
+
+export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (password !== confirm) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    setBusy(true);
+    setError(null);
+    api.setup(email, password).then(
+      (r) => onDone(r.user),
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  return (
+    <AuthFrame
+      title="Welcome"
+      intro={
+        <p>
+          This gateway has no account yet. Create the <strong>owner</strong> account: it signs in to this console and can add other users later.
+        </p>
+      }
+    >
+      <form onSubmit={submit} noValidate className="stack">
+        <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.field('email')} autoFocus />
+        <TextField
+          label="Password"
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          minLength={LIMITS.passwordMinLength}
+          maxLength={LIMITS.passwordMaxLength}
+          hint={`At least ${LIMITS.passwordMinLength} characters.`}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error?.field('password')}
+        />
+        <TextField
+          label="Repeat the password"
+          type="password"
+          name="confirm-password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={mismatch ? 'The two passwords differ' : undefined}
+        />
+        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+          Create owner account
+        </Button>
+        {error && !error.issues.length && <ErrorText error={error} />}
+        {error?.code === 'CONFLICT' && (
+          <Button variant="ghost" onClick={() => window.location.reload()}>
+            Go to sign-in
+          </Button>
+        )}
+      </form>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,198 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256 } from '../auth/index.js';
+import { GatewayError, notFound } from '../errors.js';
+import type { Logger } from '../log.js';
+import { FailureLimiter } from '../phones/rate-limit.js';
+import type { SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
+import { burnVerification, hashPassword, verifyPassword } from './passwords.js';
+
+export type Role = 'owner' | 'member';
+
+export interface User {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+export interface Session {
+  /** The secret for the cookie; only its sha256 is stored. */
+  token: string;
+  expiresAt: string;
+}
+
+/** Who asks to change the accounts: a console user, or an API key (which may do what the owner may). */
+export type AccountActor = { kind: 'user'; userId: string } | { kind: 'api-key' };
+
+export interface AccountServiceOptions {
+  users: UsersRepo;
+  sessions: SessionsRepo;
+  log: Logger;
+  sessionTtlMs?: number;
+  /** Failed sign-ins per email and client, and per client, before 429. */
+  limits?: { perAccount: number; perClient: number; windowMs: number };
+  now?: () => number;
+}
+
+export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const DEFAULT_LOGIN_LIMITS = { perAccount: 5, perClient: 30, windowMs: 15 * 60 * 1000 };
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const present = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  role: row.role === 'owner' ? 'owner' : 'member',
+  createdAt: row.created_at,
+  lastLoginAt: row.last_login_at,
+});
+
+const wrongCredentials = (): GatewayError => new GatewayError('UNAUTHORIZED', 'The email or the password is wrong');
+
+/**
+ * Console accounts and sessions. The first account is the owner; only the owner (or an API key)
+ * adds and removes the others. Sign-in failures are rate limited per email and client.
+ */
+export class AccountService {
+  private readonly now: () => number;
+  readonly sessionTtlMs: number;
+  private readonly perAccount: FailureLimiter;
+  private readonly perClient: FailureLimiter;
+  /** Serializes the "no account yet" check with the insert, so two first-run requests cannot both win. */
+  private creating: Promise<unknown> = Promise.resolve();
+  private hasAccount = false;
+
+  constructor(private readonly o: AccountServiceOptions) {
+    this.now = o.now ?? Date.now;
+    this.sessionTtlMs = o.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
+    const limits = o.limits ?? DEFAULT_LOGIN_LIMITS;
+    this.perAccount = new FailureLimiter(limits.perAccount, limits.windowMs, 'sign-in');
+    this.perClient = new FailureLimiter(limits.perClient, limits.windowMs, 'sign-in');
+  }
+
+  private iso(offsetMs = 0): string {
+    return new Date(this.now() + offsetMs).toISOString();
+  }
+
+  async setupRequired(): Promise<boolean> {
+    if (this.hasAccount) return false;
+    this.hasAccount = (await this.o.users.count()) > 0;
+    return !this.hasAccount;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.creating.then(work, work);
+    this.creating = next.catch(() => undefined);
+    return next;
+  }
+
+  /** First run: creates the owner while no account exists, else 409 CONFLICT. */
+  setup(email: string, password: string): Promise<User> {
+    return this.exclusive(async () => {
+      if (!(await this.setupRequired())) throw new GatewayError('CONFLICT', 'The gateway already has an owner; sign in instead');
+      return this.insert(email, password, 'owner');
+    });
+  }
+
+  /** ADMIN_EMAIL and ADMIN_PASSWORD at start: the owner, if no account exists yet. */
+  async ensureOwner(email: string, password: string): Promise<User | null> {
+    return this.exclusive(async () => {
+      if (!(await this.setupRequired())) {
+        this.o.log.info('accounts exist; ADMIN_EMAIL and ADMIN_PASSWORD are not applied');
+        return null;
+      }
+      const user = await this.insert(email, password, 'owner');
+      this.o.log.info({ userId: user.id }, 'owner account created from ADMIN_EMAIL');
+      return user;
+    });
+  }
+
+  private async insert(email: string, password: string, role: Role): Promise<User> {
+    const normalized = normalizeEmail(email);
+    if (await this.o.users.byEmail(normalized)) throw new GatewayError('CONFLICT', `An account for ${normalized} already exists`);
+    const row: UserRow = {
+      id: randomUUID(),
+      email: normalized,
+      password_hash: await hashPassword(password),
+      role,
+      created_at: this.iso(),
+      last_login_at: null,
+    };
+    await this.o.users.insert(row);
+    this.hasAccount = true;
+    return present(row);
+  }
+
+  /** Checks the password; `client` identifies the caller (its address) for the rate limit. */
+  async login(email: string, password: string, client: string): Promise<{ user: User; session: Session }> {
+    const normalized = normalizeEmail(email);
+    const accountKey = `${normalized}\n${client}`;
+    const now = this.now();
+    this.perClient.check(client, now);
+    this.perAccount.check(accountKey, now);
+    const row = await this.o.users.byEmail(normalized);
+    const ok = row ? await verifyPassword(password, row.password_hash) : (await burnVerification(password), false);
+    if (!row || !ok) {
+      this.perAccount.fail(accountKey, now);
+      this.perClient.fail(client, now);
+      this.o.log.info({ client }, 'sign-in refused');
+      throw wrongCredentials();
+    }
+    const at = this.iso();
+    await this.o.users.touchLogin(row.id, at);
+    await this.o.sessions.deleteExpired(at);
+    this.o.log.info({ userId: row.id }, 'signed in');
+    return { user: { ...present(row), lastLoginAt: at }, session: await this.createSession(row.id) };
+  }
+
+  async createSession(userId: string): Promise<Session> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = this.iso(this.sessionTtlMs);
+    await this.o.sessions.insert({ token_hash: sha256(token).toString('hex'), user_id: userId, created_at: this.iso(), expires_at: expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** The user of a session token that exists and has not expired. */
+  async sessionUser(token: string): Promise<User | null> {
+    if (token.length < 20 || token.length > 200) return null;
+    const found = await this.o.sessions.active(sha256(token).toString('hex'), this.iso());
+    return found ? present(found.user) : null;
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.o.sessions.delete(sha256(token).toString('hex'));
+  }
+
+  async get(id: string): Promise<User> {
+    const row = await this.o.users.byId(id);
+    if (!row) throw notFound('User');
+    return present(row);
+  }
+
+  async list(): Promise<User[]> {
+    return (await this.o.users.list()).map(present);
+  }
+
+  private async requireOwner(actor: AccountActor): Promise<void> {
+    if (actor.kind === 'api-key') return;
+    const row = await this.o.users.byId(actor.userId);
+    if (row?.role !== 'owner') throw new GatewayError('FORBIDDEN', 'Only the owner can add or remove console users');
+  }
+
+  async add(actor: AccountActor, email: string, password: string): Promise<User> {
+    await this.requireOwner(actor);
+    return this.exclusive(() => this.insert(email, password, 'member'));
+  }
+
+  /** Removes a user and ends their sessions; the owner and oneself cannot be removed. */
+  async remove(actor: AccountActor, id: string): Promise<void> {
+    const row = await this.o.users.byId(id);
+    if (!row) throw notFound('User');
+    if (actor.kind === 'user' && actor.userId === id) throw new GatewayError('CONFLICT', 'You cannot remove your own account');
+    if (row.role === 'owner') throw new GatewayError('CONFLICT', 'The owner cannot be removed');
+    await this.requireOwner(actor);
+    await this.o.users.delete(id);
+    this.o.log.info({ userId: id }, 'console user removed');
+  }
+}

@@ -1,0 +1,12 @@
+export {
+  AccountService,
+  DEFAULT_LOGIN_LIMITS,
+  DEFAULT_SESSION_TTL_MS,
+  normalizeEmail,
+  type AccountActor,
+  type AccountServiceOptions,
+  type Role,
+  type Session,
+  type User,
+} from './accounts.js';
+export { hashPassword, verifyPassword, SCRYPT_PARAMS } from './passwords.js';

@@ -1,0 +1,106 @@
+import { createRoute } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import type { Session } from '../../accounts/index.js';
+import type { GatewayApp } from '../app.js';
+import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
+import { AuthStatus, Credentials, Me, NewAccount, UserResponse } from '../schemas/accounts.js';
+import type { AppEnv, HttpServices } from '../services.js';
+import { cameOverHttps, clearedSessionCookie, readCookie, refuseForeignOrigin, SESSION_COOKIE, sessionCookie } from '../session.js';
+
+const TAGS = ['Console sign-in'];
+
+export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: HttpServices): void {
+  const setCookie = (c: Context<AppEnv>, session: Session): void => {
+    const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000));
+    c.header('Set-Cookie', sessionCookie(session.token, maxAge, cameOverHttps(c)));
+    c.header('Cache-Control', 'no-store');
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/auth/status',
+      tags: TAGS,
+      summary: 'Whether the gateway still needs its first account (open, for the console\'s first-run page)',
+      ...PUBLIC,
+      responses: { 200: jsonContent(AuthStatus, 'The status') },
+    }),
+    async (c) => c.json({ setupRequired: await accounts.setupRequired() }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/setup',
+      tags: TAGS,
+      summary: 'First run: create the owner account while no account exists, and sign in',
+      description: 'Sets the `vg_session` cookie. Answers 409 CONFLICT once an account exists.',
+      ...PUBLIC,
+      request: { body: jsonBody(NewAccount) },
+      responses: { 201: jsonContent(UserResponse, 'The owner, signed in'), ...errorResponses(400, 403, 409, 413) },
+    }),
+    async (c) => {
+      refuseForeignOrigin(c, settings.publicUrl());
+      const { email, password } = c.req.valid('json');
+      const user = await accounts.setup(email, password);
+      setCookie(c, await accounts.createSession(user.id));
+      return c.json({ user }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/login',
+      tags: TAGS,
+      summary: 'Sign in to the console with email and password',
+      description:
+        'Sets the `vg_session` cookie (HttpOnly, SameSite=Strict, 7 days). After 5 failed attempts for one email from one address ' +
+        '(or 30 from one address) within 15 minutes the answer is 429 with Retry-After.',
+      ...PUBLIC,
+      request: { body: jsonBody(Credentials) },
+      responses: { 200: jsonContent(UserResponse, 'Signed in'), ...errorResponses(400, 401, 403, 413, 429) },
+    }),
+    async (c) => {
+      refuseForeignOrigin(c, settings.publicUrl());
+      const { email, password } = c.req.valid('json');
+      const client = getConnInfo(c).remote.address ?? 'unknown';
+      const { user, session } = await accounts.login(email, password, client);
+      setCookie(c, session);
+      return c.json({ user }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/logout',
+      tags: TAGS,
+      summary: 'Sign out: the session ends at once and its cookie is cleared',
+      responses: { 204: { description: 'Signed out' }, ...errorResponses(401) },
+    }),
+    async (c) => {
+      const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
+      if (token && c.get('principal').kind === 'session') await accounts.logout(token);
+      c.header('Set-Cookie', clearedSessionCookie(cameOverHttps(c)));
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/auth/me',
+      tags: TAGS,
+      summary: 'Who is making the request',
+      responses: { 200: jsonContent(Me, 'The console user, or the kind of API key'), ...errorResponses(401) },
+    }),
+    async (c) => {
+      const principal = c.get('principal');
+      c.header('Cache-Control', 'no-store');
+      if (principal.kind === 'session') return c.json({ user: await accounts.get(principal.userId), credential: 'session' as const }, 200);
+      return c.json({ user: null, credential: principal.kind }, 200);
+    },
+  );
+}

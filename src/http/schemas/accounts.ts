@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { LIMITS } from '../../limits.js';
+import { DateTime } from './common.js';
+
+export const Email = z
+  .string()
+  .trim()
+  .max(LIMITS.emailMaxLength)
+  .pipe(z.email({ error: 'must be an email address' }))
+  .openapi({ type: 'string', format: 'email', maxLength: LIMITS.emailMaxLength, example: 'owner@example.com' });
+export const Password = z
+  .string()
+  .min(LIMITS.passwordMinLength, `must be at least ${LIMITS.passwordMinLength} characters`)
+  .max(LIMITS.passwordMaxLength, `must be at most ${LIMITS.passwordMaxLength} characters`)
+  .openapi({ example: 'correct horse battery staple' });
+
+export const User = z
+  .object({
+    id: z.uuid(),
+    email: z.string().openapi({ example: 'owner@example.com' }),
+    role: z.enum(['owner', 'member']).openapi({ description: '`owner`: the first account, which manages the others' }),
+    createdAt: DateTime,
+    lastLoginAt: DateTime.nullable(),
+  })
+  .openapi('User');
+
+export const Credentials = z.object({ email: Email, password: z.string().min(1).max(LIMITS.passwordMaxLength) }).openapi('Credentials');
+export const NewAccount = z.object({ email: Email, password: Password }).openapi('NewAccount');
+
+export const UserResponse = z.object({ user: User }).openapi('UserResponse');
+export const Me = z
+  .object({
+    user: User.nullable().openapi({ description: 'the console user; null when an API key made the request' }),
+    credential: z.enum(['session', 'api-key', 'environment-key']),
+  })
+  .openapi('Me');
+export const AuthStatus = z
+  .object({ setupRequired: z.boolean().openapi({ description: 'true while no account exists: the console shows its first-run page' }) })
+  .openapi('AuthStatus');
+export const UserList = z.object({ users: z.array(User) }).openapi('UserList');
+export const UserIdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) });

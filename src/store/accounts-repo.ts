@@ -1,0 +1,85 @@
+import type { Db } from './database.js';
+import type { SessionsTable, UsersTable } from './schema.js';
+
+export type UserRow = UsersTable;
+export type SessionRow = SessionsTable;
+
+export class UsersRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: UserRow): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  list(): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+  }
+
+  byId(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      const r = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    });
+  }
+
+  async touchLogin(id: string, at: string): Promise<void> {
+    await this.db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+  }
+}
+
+export class SessionsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: SessionRow): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  /** The session and its user, if the session has not expired at `now`. */
+  async active(tokenHash: string, now: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.token_hash',
+        'sessions.user_id',
+        'sessions.created_at as session_created_at',
+        'sessions.expires_at',
+        'users.id',
+        'users.email',
+        'users.password_hash',
+        'users.role',
+        'users.created_at',
+        'users.last_login_at',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      session: { token_hash: row.token_hash, user_id: row.user_id, created_at: row.session_created_at, expires_at: row.expires_at },
+      user: { id: row.id, email: row.email, password_hash: row.password_hash, role: row.role, created_at: row.created_at, last_login_at: row.last_login_at },
+    };
+  }
+
+  async delete(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  async deleteExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+}

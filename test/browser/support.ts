@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+// The one browser global a page.evaluate callback here touches (this project's types are Node's).
+declare const window: { scrollTo(x: number, y: number): void };
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Browser tests run when Debian's chromium is installed. Outside CI a machine without it skips them;
+ * in CI (`CI` set) a missing browser fails the run instead of hiding the tests.
+ */
+export const browserAvailable = existsSync(CHROMIUM);
+export const skipBrowser = !browserAvailable && !process.env.CI;
+
+export function launchBrowser(): Promise<Browser> {
+  if (!browserAvailable) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+    ],
+  });
+}
+
+/** Screenshots go to docs/screenshots with UPDATE_SCREENSHOTS=1 (`npm run screenshots`), else to test-results/. */
+export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS ? path.join(REPO_ROOT, 'docs/screenshots') : path.join(REPO_ROOT, 'test-results/screenshots');
+
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Let transitions and the live-row flash settle, so the picture shows the resting page.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? false, animations: 'disabled' });
+}
+
+/** Collects uncaught page errors, to assert that a journey left none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}

@@ -1,0 +1,85 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PhoneSimulator } from '../../src/simulator/index.js';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { openLive, pairedPhone, refusedUpgrade, setupOwner } from './support.js';
+
+let g: TestGateway | undefined;
+let sim: PhoneSimulator | undefined;
+afterEach(async () => {
+  await sim?.stop();
+  await g?.stop();
+  sim = undefined;
+  g = undefined;
+});
+
+describe('live channel /v1/live', () => {
+  it('pushes every change of a call to a signed-in console', async () => {
+    g = await startTestGateway();
+    const cookie = await setupOwner(g);
+    sim = await pairedPhone(g, { dial: { outcome: 'answer', ringMs: 50 } });
+    const live = await openLive(g, { cookie, origin: g.url });
+    expect((await live.next((m) => m.type === 'hello')).serverTime).toEqual(expect.any(String));
+
+    const placed = await g.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: sim.deviceId, to: '+15550100' });
+    expect(placed.status).toBe(202);
+    const callId = placed.body.call.id;
+    const queued = await live.next((m) => m.type === 'call' && m.call.id === callId && m.call.state === 'queued');
+    expect(queued.previousState).toBeNull();
+    const active = await live.next((m) => m.type === 'call' && m.call.id === callId && m.call.state === 'active');
+    expect(active).toMatchObject({ previousState: 'dialing', event: { event: 'call.active', eventId: expect.any(String) } });
+
+    await g.api('POST', `/v1/calls/${callId}/hangup`);
+    await live.next((m) => m.type === 'call' && m.call.id === callId && m.call.state === 'ended');
+    live.close();
+  });
+
+  it('pushes phone changes, webhook attempts and messages, to API-key clients too', async () => {
+    const receiver = http.createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      g = await startTestGateway({ env: { WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` } });
+      const live = await openLive(g, { authorization: `Bearer ${TEST_API_KEY}` });
+      sim = await pairedPhone(g, { name: 'Desk phone', dial: { outcome: 'answer', ringMs: 50 } });
+      const device = await live.next((m) => m.type === 'device' && m.device?.connected === true);
+      expect(device.device).toMatchObject({ name: 'Desk phone', connected: true });
+
+      const callId = await sim.ringIncoming('+15550123');
+      const delivery = await live.next((m) => m.type === 'delivery' && m.delivery.callId === callId);
+      expect(delivery.delivery).toMatchObject({ event: 'call.ringing', attempt: 1, ok: true });
+
+      g.services.live.publish({ type: 'message', message: { callId, callerName: 'Ada', reason: 'test', urgency: 'low' } });
+      expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Ada' });
+
+      await sim.disconnect();
+      await live.next((m) => m.type === 'device' && m.device?.connected === false);
+      live.close();
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('closes the channel (4001) once its session ends', async () => {
+    g = await startTestGateway({ timings: { pingIntervalMs: 150 } });
+    const cookie = await setupOwner(g);
+    const live = await openLive(g, { cookie, origin: g.url });
+    const closed = new Promise<number>((resolve) => live.ws.once('close', (code) => resolve(code)));
+    const out = await fetch(`${g.url}/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: g.url } });
+    expect(out.status).toBe(204);
+    expect(await closed).toBe(4001);
+  });
+
+  it('refuses an upgrade without a credential, with a wrong key, or with a cookie from another origin, before upgrading', async () => {
+    g = await startTestGateway();
+    const cookie = await setupOwner(g);
+    const url = `${g.url.replace(/^http/, 'ws')}/v1/live`;
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-key-0123456789' }, { cookie, origin: 'https://evil.example.com' }, { cookie }, { cookie: 'vg_session=forged-session-token-0123456789', origin: g.url }];
+    for (const headers of attempts) {
+      const refused = await refusedUpgrade(url, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(401);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    }
+    const plain = await g.api('GET', '/v1/live');
+    expect(plain.status).toBe(400);
+  });
+});
