@@ -143,6 +143,8 @@ export class AssistantService implements IncomingAssistant {
 
   private newBridge(call: Call, apiKey: string, state: AssistantState): AssistantBridge {
     const { calls, log } = this.o;
+    // Lines are written one after another, so the transcript keeps the order they were spoken in.
+    let writes: Promise<void> = Promise.resolve();
     const bridge: AssistantBridge = new AssistantBridge({
       call,
       apiKey,
@@ -157,8 +159,9 @@ export class AssistantService implements IncomingAssistant {
         state.error = error;
       },
       transcript: (role, text) => {
-        calls
-          .addTranscriptLine(call.id, { role, text, at: new Date().toISOString() })
+        const line = { role, text, at: new Date().toISOString() };
+        writes = writes
+          .then(() => calls.addTranscriptLine(call.id, line))
           .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not store a transcript line'));
       },
       message: (m) => this.store(call, m),

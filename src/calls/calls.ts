@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { WebhookDispatcher } from '../webhooks/index.js';
-import { CreationClock, normalizeTimestamp } from './created-at.js';
+import { CreationClock, fromMicros, normalizeTimestamp } from './created-at.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
 
@@ -200,6 +200,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   // ---- the phone's side -------------------------------------------------------------------
 
   async onHello(deviceId: string, hello: HelloMessage): Promise<void> {
+    // Calls placed after this instant were dialled on this very socket; the hello cannot name them.
+    const helloAt = fromMicros(Date.now() * 1000);
     this.cancelGrace(deviceId);
     const onPhone = hello.call ?? null;
     if (onPhone?.callId) {
@@ -213,6 +215,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       }
     }
     const missing = (await this.o.repo.openCalls(deviceId))
+      .filter((call) => call.created_at < helloAt)
       .filter((call) => !(onPhone && (onPhone.callId === call.id || (call.native_call_id !== null && onPhone.nativeCallId === call.native_call_id))))
       .map((call) => call.id);
     if (missing.length === 0) return;

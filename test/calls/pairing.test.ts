@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayRequestError, PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { filesContaining, show, testScope, type ErrorBody, type Pairing } from '../helpers/phones.js';
+import { show, storedContaining, testScope, type ErrorBody, type Pairing } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -160,9 +160,9 @@ describe('POST /v1/phone/pair', () => {
     // The token works, so it was stored (as something).
     const sim = t.track(new PhoneSimulator({ gatewayUrl: g.url, credentials: res.body, audio: { kind: 'none' } }));
     await sim.connect();
-    expect(filesContaining(g.dataDir, deviceToken)).toEqual([]);
-    expect(filesContaining(g.dataDir, deviceToken.replace(/^dt_/, ''))).toEqual([]);
-    expect(filesContaining(g.dataDir, code)).toEqual([]);
+    expect(await storedContaining(g.dataDir, deviceToken)).toEqual([]);
+    expect(await storedContaining(g.dataDir, deviceToken.replace(/^dt_/, ''))).toEqual([]);
+    expect(await storedContaining(g.dataDir, code)).toEqual([]);
   });
 
   it('pairs the simulator end to end and refuses it a second time', async () => {

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { startGateway, type Gateway, type GatewayTimings } from '../../src/gateway.js';
 import { createLogger } from '../../src/log.js';
+import { databaseFor, TEST_DATABASE_URL } from './postgres.js';
 
 export const TEST_API_KEY = 'test-environment-key-0123456789';
 
@@ -53,7 +54,9 @@ export async function startTestGateway(
   options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean; timings?: Partial<GatewayTimings> } = {},
 ): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'vg-test-'));
+  const database = TEST_DATABASE_URL ? await databaseFor(dataDir) : undefined;
   const config = loadConfig({
+    ...(database ? { DATABASE_URL: database.url } : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -77,7 +80,10 @@ export async function startTestGateway(
     api: apiClient(gateway.url),
     stop: async () => {
       await gateway.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await database?.drop();
+      }
     },
   };
 }

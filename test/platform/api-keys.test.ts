@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { filesContaining, show, tempDir } from './support.js';
+import { show, storedContaining, tempDir } from './support.js';
 
 interface ApiKey {
   id: string;
@@ -174,18 +174,18 @@ describe('API keys', () => {
     // Use them, so lastUsedAt writes hit the WAL too.
     for (const { key } of keys) expect((await g.api('GET', '/v1/settings', undefined, { key })).status).toBe(200);
 
-    const check = () => {
+    const check = async () => {
       for (const { key, prefix } of keys) {
-        expect(filesContaining(dataDir, key), key).toEqual([]);
+        expect(await storedContaining(dataDir, key), key).toEqual([]);
         // Nor its secret part, in case the prefix were stored apart from it.
-        expect(filesContaining(dataDir, key.slice(prefix.length)), key).toEqual([]);
+        expect(await storedContaining(dataDir, key.slice(prefix.length)), key).toEqual([]);
       }
     };
-    check();
+    await check();
     await g.stop();
-    check();
+    await check();
     // The search does find what is stored in clear, such as a key's name.
-    expect(filesContaining(dataDir, 'keeps-only-a-hash')).not.toEqual([]);
+    expect(await storedContaining(dataDir, 'keeps-only-a-hash')).not.toEqual([]);
 
     // ...and the keys still work after a restart, so something is really kept.
     g = await startTestGateway({ dataDir });

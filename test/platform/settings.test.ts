@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { filesContaining, show, tempDir } from './support.js';
+import { show, storedContaining, tempDir } from './support.js';
 
 interface SecretInfo {
   configured: boolean;
@@ -269,12 +269,12 @@ describe('settings', () => {
 
     const secrets = [CONSOLE_ASSISTANT_KEY, CONSOLE_WEBHOOK_SECRET, rotated, rotated.slice('whsec_'.length)];
     // While running (the WAL holds the recent writes) and after a clean stop (checkpointed).
-    for (const secret of secrets) expect(filesContaining(dataDir, secret), secret).toEqual([]);
+    for (const secret of secrets) expect(await storedContaining(dataDir, secret), secret).toEqual([]);
     await g.stop();
     gateways.splice(gateways.indexOf(g), 1);
-    for (const secret of secrets) expect(filesContaining(dataDir, secret), secret).toEqual([]);
+    for (const secret of secrets) expect(await storedContaining(dataDir, secret), secret).toEqual([]);
     // The search does find what is stored in clear.
-    expect(filesContaining(dataDir, 'another-write-after-the-secrets')).not.toEqual([]);
+    expect(await storedContaining(dataDir, 'another-write-after-the-secrets')).not.toEqual([]);
 
     // ...and yet they are really kept: a restart still knows them.
     const again = await start({ dataDir });

@@ -26,13 +26,7 @@ export function readTree(dir: string): Array<{ file: string; bytes: Buffer }> {
   return out;
 }
 
-/** The files of dir whose bytes contain needle (as UTF-8). */
-export function filesContaining(dir: string, needle: string): string[] {
-  const wanted = Buffer.from(needle, 'utf8');
-  return readTree(dir)
-    .filter(({ bytes }) => bytes.includes(wanted))
-    .map(({ file }) => path.relative(dir, file));
-}
+export { filesContaining, storedContaining } from '../helpers/stored.js';
 
 export interface RawResponse {
   status: number;
