@@ -1,0 +1,22 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { LoopDelay, TargetCommand, TargetMessage } from './protocol.js';
+
+/** Answers the runner's event-loop-delay questions over IPC; `stop` runs `onStop`. */
+export function serveTargetCommands(onStop: () => Promise<void>): void {
+  // The histogram records whole timer intervals: the delay is what exceeds the resolution.
+  const resolutionMs = 5;
+  const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
+  histogram.enable();
+  const send = (msg: TargetMessage) => process.send?.(msg);
+  process.on('message', (raw: unknown) => {
+    const cmd = raw as TargetCommand;
+    if (cmd.type === 'loop-delay-reset') histogram.reset();
+    else if (cmd.type === 'loop-delay-read') {
+      const ms = (ns: number) => Math.max(0, ns / 1e6 - resolutionMs);
+      const delay: LoopDelay = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+      send({ type: 'loop-delay', delay });
+    } else if (cmd.type === 'stop') void onStop().finally(() => process.exit(0));
+  });
+  // The runner went away: do not outlive it.
+  process.on('disconnect', () => void onStop().finally(() => process.exit(0)));
+}

@@ -1,0 +1,300 @@
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { BYTES_PER_SAMPLE, FRAME_BYTES, SAMPLE_RATE } from '../src/audio/constants.js';
+import { epochNow, FrameClock, loadWav, pcmLoopSource, PhoneSimulator, readStamp, writeStamp } from '../src/simulator/index.js';
+import type { AudioSource, PhoneSimulatorOptions } from '../src/simulator/index.js';
+import type { Format, PhoneSideResult, PhonesMessage, PhonesStart } from './protocol.js';
+import { codeOfMulaw, codeOfPcm, Unwrapper } from './signal.js';
+import { CallTrack, Samples } from './tracks.js';
+
+/*
+ * The load: N phones and the echo agent, in one process so that send and receive times share a
+ * clock. Each frame's send time is recorded by index; the agent and the phone find a frame's index
+ * in its stamp (raw) or in the code the audio carries (vendor: mu-law destroys the stamp).
+ */
+
+const send = (msg: PhonesMessage) => process.send?.(msg);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A PhoneSimulator that records when each frame left. */
+class BenchPhone extends PhoneSimulator {
+  recorded = 0;
+
+  constructor(
+    opts: PhoneSimulatorOptions,
+    private readonly frames: CallTrack,
+  ) {
+    super(opts);
+  }
+
+  // PhoneSimulator asks this once per frame, right after ws.send(): the one per-frame hook it offers.
+  protected override get hasWaiters(): boolean {
+    this.frames.sent(this.framesSent - 1, epochNow());
+    this.recorded++;
+    return super.hasWaiters;
+  }
+}
+
+/** The baseline's phone: the simulator's clock, source and stamps over a plain socket to the relay. */
+class BarePhone {
+  framesDropped = 0;
+  private sentFrames = 0;
+  private readonly clock = new FrameClock(() => this.sendFrame());
+  private readonly source: AudioSource;
+  private readonly ws: WebSocket;
+
+  constructor(url: string, pcm: Buffer, onAudio: (frame: Buffer) => void, private readonly track: CallTrack) {
+    this.source = pcmLoopSource(pcm);
+    this.ws = new WebSocket(url, { perMessageDeflate: false });
+    this.ws.on('open', () => this.clock.start());
+    this.ws.on('message', (data, isBinary) => {
+      if (isBinary) onAudio(data as Buffer);
+    });
+    this.ws.on('error', () => this.clock.stop());
+    this.ws.on('close', () => this.clock.stop());
+  }
+
+  private sendFrame(): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount > SAMPLE_RATE * BYTES_PER_SAMPLE) {
+      this.framesDropped++;
+      return;
+    }
+    const frame = Buffer.allocUnsafe(FRAME_BYTES);
+    this.source.fill(frame);
+    writeStamp(frame, this.sentFrames);
+    this.ws.send(frame);
+    this.track.sent(this.sentFrames, epochNow());
+    this.sentFrames++;
+  }
+
+  close(): void {
+    this.clock.stop();
+    this.ws.terminate();
+  }
+}
+
+/** The index of a PCM frame: its stamp when it has one, else its code. */
+function pcmIndex(frame: Buffer, unwrap: Unwrapper): number | null {
+  const stamp = readStamp(frame);
+  if (stamp) return stamp.seq;
+  const code = codeOfPcm(frame);
+  return code === null ? null : unwrap.next(code);
+}
+
+/** The echo agent: sends every frame straight back, and notes when each arrived. */
+function startAgent(tracks: CallTrack[], format: Format): Promise<WebSocketServer> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  server.on('connection', (ws, req) => {
+    const phone = Number(new URL(req.url ?? '/', 'ws://agent').searchParams.get('phone'));
+    const track = tracks[phone];
+    if (!track) return ws.close(1008, 'unknown phone');
+    const unwrap = new Unwrapper();
+    ws.on('message', (data, isBinary) => {
+      const at = epochNow();
+      const buf = data as Buffer;
+      if (isBinary) {
+        const index = pcmIndex(buf, unwrap);
+        if (index !== null) track.atAgent(index, at);
+        ws.send(buf, { binary: true });
+        return;
+      }
+      if (format !== 'vendor') return;
+      const msg = JSON.parse(buf.toString('utf8')) as { event?: string; streamSid?: string; media?: { payload?: string } };
+      const payload = msg.media?.payload;
+      if (msg.event !== 'media' || payload === undefined) return;
+      const code = codeOfMulaw(Buffer.from(payload, 'base64'));
+      if (code !== null) track.atAgent(unwrap.next(code), at);
+      ws.send(JSON.stringify({ event: 'media', streamSid: msg.streamSid, media: { payload } }));
+    });
+    ws.on('error', () => ws.terminate());
+  });
+  return new Promise((resolve, reject) => {
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+interface Load {
+  dropped(): number;
+  close(): Promise<void>;
+}
+
+async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string, errors: string[]): Promise<Load> {
+  const phones: BenchPhone[] = [];
+  const indices = tracks.map((_, i) => i);
+  await pool(indices, 8, async (i) => {
+    const track = tracks[i]!;
+    const unwrap = new Unwrapper();
+    const pairing = await api(cfg.targetUrl, cfg.apiKey, 'POST', '/v1/pairing', { publicUrl: cfg.targetUrl });
+    const phone = new BenchPhone(
+      {
+        gatewayUrl: cfg.targetUrl,
+        name: `bench-${i}`,
+        stampFrames: true,
+        audio: { kind: 'wav', path: cfg.wavPath },
+        dial: { outcome: 'answer', ringMs: 100 },
+        reconnect: false,
+        receiveCapMs: 100,
+      },
+      track,
+    );
+    phone.on('audio', (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
+    await phone.pair(String(pairing['code']));
+    await phone.connect();
+    phones[i] = phone;
+  });
+  send({ type: 'progress', text: `${phones.length} phones paired and connected` });
+  await pool(indices, 8, async (i) => {
+    const phone = phones[i]!;
+    try {
+      await api(cfg.targetUrl, cfg.apiKey, 'POST', '/v1/calls', {
+        deviceId: phone.deviceId,
+        to: `+1555${String(i).padStart(7, '0')}`,
+        stream: { url: `${agentUrl}/?phone=${i}`, format: cfg.format },
+      });
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  });
+  return {
+    dropped: () => phones.reduce((n, p) => n + p.framesDropped, 0),
+    close: async () => {
+      for (const [i, p] of phones.entries()) {
+        if (p.recorded !== p.framesSent) errors.push(`phone ${i}: ${p.recorded} send times for ${p.framesSent} frames (the send hook is out of date)`);
+      }
+      await Promise.all(phones.map((p) => p.stop()));
+    },
+  };
+}
+
+function startRelayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string): Load {
+  const pcm = loadWav(cfg.wavPath).data;
+  const phones = tracks.map((track, i) => {
+    const unwrap = new Unwrapper();
+    const url = `${cfg.targetUrl}/?agent=${encodeURIComponent(`${agentUrl}/?phone=${i}`)}`;
+    return new BarePhone(url, pcm, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()), track);
+  });
+  return {
+    dropped: () => phones.reduce((n, p) => n + p.framesDropped, 0),
+    close: async () => phones.forEach((p) => p.close()),
+  };
+}
+
+function summarize(cfg: PhonesStart, tracks: CallTrack[], from: number, to: number, setupMs: number, dropped: number, errors: string[]): PhoneSideResult {
+  const latency = new Samples();
+  const roundTrip = new Samples();
+  const jitter = new Samples();
+  const r = { sent: 0, atAgent: 0, lostToAgent: 0, outOfOrderAtAgent: 0, echoed: 0, lostEcho: 0, outOfOrderEcho: 0 };
+  let callsLive = 0;
+  let duplicates = 0;
+  for (const t of tracks) {
+    let live = false;
+    duplicates += t.agentDuplicates;
+    for (let i = 0; i < t.sentAt.length; i++) {
+      const sentAt = t.sentAt.get(i);
+      if (!(sentAt >= from && sentAt <= to)) continue;
+      r.sent++;
+      const agentAt = t.agentAt.get(i);
+      if (Number.isNaN(agentAt)) r.lostToAgent++;
+      else {
+        live = true;
+        r.atAgent++;
+        latency.push(agentAt - sentAt);
+        if (t.agentLate.get(i) === 1) r.outOfOrderAtAgent++;
+      }
+      const echoAt = t.echoAt.get(i);
+      if (Number.isNaN(echoAt)) r.lostEcho++;
+      else {
+        r.echoed++;
+        roundTrip.push(echoAt - sentAt);
+        if (t.echoLate.get(i) === 1) r.outOfOrderEcho++;
+      }
+    }
+    if (live) callsLive++;
+    for (let i = 1; i < t.arrivals.length; i++) {
+      const a = t.arrivals.get(i - 1);
+      const b = t.arrivals.get(i);
+      if (a >= from && b <= to) jitter.push(Math.abs(b - a - 20));
+    }
+  }
+  return {
+    callsRequested: cfg.calls,
+    callsLive,
+    setupMs,
+    windowMs: to - from,
+    ...r,
+    duplicatesAtAgent: duplicates,
+    droppedAtPhone: dropped,
+    latencyMs: latency.percentiles(),
+    roundTripMs: roundTrip.percentiles(),
+    jitterMs: jitter.percentiles(),
+    phonesErrors: errors.slice(0, 10),
+  };
+}
+
+async function run(cfg: PhonesStart): Promise<void> {
+  const began = performance.now();
+  const tracks = Array.from({ length: cfg.calls }, () => new CallTrack());
+  const errors: string[] = [];
+  const agent = await startAgent(tracks, cfg.format);
+  const agentUrl = `ws://127.0.0.1:${(agent.address() as AddressInfo).port}`;
+  const load = cfg.mode === 'gateway' ? await startGatewayLoad(cfg, tracks, agentUrl, errors) : startRelayLoad(cfg, tracks, agentUrl);
+
+  // Every call live both ways, or the setup deadline (counted once the calls are placed).
+  const deadline = performance.now() + 20_000 + 20 * cfg.calls;
+  const flowing = () => tracks.filter((t) => t.agentMax >= 0 && t.echoMax >= 0).length;
+  while (flowing() < cfg.calls && performance.now() < deadline) await sleep(100);
+  const setupMs = performance.now() - began;
+  send({ type: 'progress', text: `${flowing()}/${cfg.calls} calls streaming after ${(setupMs / 1000).toFixed(1)} s` });
+
+  await sleep(cfg.warmupMs);
+  const droppedBefore = load.dropped();
+  const from = epochNow();
+  send({ type: 'window', edge: 'start' });
+  await sleep(cfg.seconds * 1000);
+  const to = epochNow();
+  send({ type: 'window', edge: 'end' });
+  const dropped = load.dropped() - droppedBefore;
+  // Frames sent just before the end are still on their way.
+  await sleep(cfg.graceMs);
+  await load.close();
+  const result = summarize(cfg, tracks, from, to, setupMs, dropped, errors);
+  for (const client of agent.clients) client.terminate();
+  await new Promise<void>((resolve) => agent.close(() => resolve()));
+  send({ type: 'result', result });
+}
+
+process.once('message', (msg: unknown) => {
+  run(msg as PhonesStart).then(
+    () => process.disconnect(),
+    (err: unknown) => {
+      send({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      process.disconnect();
+    },
+  );
+});
+process.on('disconnect', () => setTimeout(() => process.exit(0), 200).unref());

@@ -1,0 +1,71 @@
+/** Messages between the benchmark's processes (Node IPC channels). */
+
+export type Mode = 'gateway' | 'relay';
+export type Format = 'raw' | 'vendor';
+
+export interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface PhonesStart {
+  type: 'start';
+  mode: Mode;
+  format: Format;
+  /** http:// of the gateway, or ws:// of the relay. */
+  targetUrl: string;
+  apiKey: string;
+  calls: number;
+  seconds: number;
+  warmupMs: number;
+  graceMs: number;
+  wavPath: string;
+}
+
+/** What the phones and the echo agent saw, over the frames the phones sent inside the window. */
+export interface PhoneSideResult {
+  callsRequested: number;
+  /** Calls whose agent heard frames during the window. */
+  callsLive: number;
+  setupMs: number;
+  windowMs: number;
+  /** Frames the phones sent inside the window. */
+  sent: number;
+  /** Of those, frames the agent received, lost on the way, and received after a later frame. */
+  atAgent: number;
+  lostToAgent: number;
+  outOfOrderAtAgent: number;
+  duplicatesAtAgent: number;
+  /** Of those, frames echoed back and played to the phone, lost on the way back, out of order. */
+  echoed: number;
+  lostEcho: number;
+  outOfOrderEcho: number;
+  /** Frames the phones did not send because their socket had 1 s queued (counted as lost). */
+  droppedAtPhone: number;
+  /** Phone send -> agent receive. */
+  latencyMs: Percentiles;
+  /** Phone send -> echo played to the phone. */
+  roundTripMs: Percentiles;
+  /** |inter-arrival - 20 ms| of frames played to the phone. */
+  jitterMs: Percentiles;
+  phonesErrors: string[];
+}
+
+export type PhonesMessage =
+  | { type: 'progress'; text: string }
+  | { type: 'window'; edge: 'start' | 'end' }
+  | { type: 'result'; result: PhoneSideResult }
+  | { type: 'error'; message: string };
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export type TargetMessage = { type: 'ready'; url: string } | { type: 'loop-delay'; delay: LoopDelay };
+
+export type TargetCommand = { type: 'loop-delay-reset' } | { type: 'loop-delay-read' } | { type: 'stop' };
+
+export const BENCH_API_KEY = 'bench-gateway-key-0123456789abcdef';

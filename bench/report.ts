@@ -1,0 +1,99 @@
+import { cpus, release, totalmem } from 'node:os';
+import type { ScenarioResult } from './scenario.js';
+
+export const TARGETS = { calls: 200, addedLatencyP99Ms: 2, jitterP99Ms: 3 } as const;
+export const MAX_N_LATENCY_P99_MS = 20;
+
+export function machine(): string[] {
+  const cpu = cpus();
+  return [
+    `- CPU: ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores`,
+    `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- Node ${process.version}, Linux ${release()}`,
+  ];
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
+const int = (v: number) => String(v);
+const pct = (v: number) => `${v.toFixed(0)} %`;
+
+export function lost(r: ScenarioResult): number {
+  const p = r.phones;
+  return p.lostToAgent + p.lostEcho + p.droppedAtPhone;
+}
+
+/** Rows of the results table: label, then one cell per scenario. */
+export function resultRows(results: ScenarioResult[], baseline: ScenarioResult | undefined): string[][] {
+  const row = (label: string, cell: (r: ScenarioResult) => string) => [label, ...results.map(cell)];
+  const added = (pick: (r: ScenarioResult) => number) => (r: ScenarioResult) =>
+    baseline && r !== baseline ? ms(pick(r) - pick(baseline)) : '-';
+  return [
+    row('concurrent calls (live / placed)', (r) => `${r.phones.callsLive} / ${r.phones.callsRequested}`),
+    row('frames sent by the phones (window)', (r) => int(r.phones.sent)),
+    row('received by the agent', (r) => int(r.phones.atAgent)),
+    row('lost phone -> agent (1.5 s grace)', (r) => int(r.phones.lostToAgent)),
+    row('out of order at the agent', (r) => int(r.phones.outOfOrderAtAgent)),
+    row('received back at the phones', (r) => int(r.phones.echoed)),
+    row('not played back within 1.5 s', (r) => int(r.phones.lostEcho)),
+    row('out of order at the phones', (r) => int(r.phones.outOfOrderEcho)),
+    row('dropped by the phones (1 s queued)', (r) => int(r.phones.droppedAtPhone)),
+    row('latency phone -> agent p50 (ms)', (r) => ms(r.phones.latencyMs.p50)),
+    row('latency phone -> agent p99 (ms)', (r) => ms(r.phones.latencyMs.p99)),
+    row('latency phone -> agent max (ms)', (r) => ms(r.phones.latencyMs.max)),
+    row('added latency p50 (ms)', added((r) => r.phones.latencyMs.p50)),
+    row('added latency p99 (ms)', added((r) => r.phones.latencyMs.p99)),
+    row('round trip to the phone p50 (ms)', (r) => ms(r.phones.roundTripMs.p50)),
+    row('round trip to the phone p99 (ms)', (r) => ms(r.phones.roundTripMs.p99)),
+    row('play-out jitter p50 (ms)', (r) => ms(r.phones.jitterMs.p50)),
+    row('play-out jitter p99 (ms)', (r) => ms(r.phones.jitterMs.p99)),
+    row('play-out jitter max (ms)', (r) => ms(r.phones.jitterMs.max)),
+    row('target CPU (one core = 100 %)', (r) => pct(r.targetCpuPct)),
+    row('target RSS end / peak (MB)', (r) => `${r.targetRssMb.toFixed(0)} / ${r.targetRssPeakMb.toFixed(0)}`),
+    row('target event-loop delay p99 (ms)', (r) => ms(r.targetLoopDelay.p99)),
+    row('phones + agent process CPU', (r) => pct(r.phonesCpuPct)),
+    row('machine load average (1 min)', (r) => r.loadAverage.toFixed(1)),
+  ];
+}
+
+export function ratioRows(results: ScenarioResult[], baseline: ScenarioResult): string[][] {
+  const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(1)}x` : '-');
+  const gw = results.filter((r) => r !== baseline);
+  const row = (label: string, pick: (r: ScenarioResult) => number) => [label, ...gw.map((r) => ratio(pick(r), pick(baseline)))];
+  return [
+    ['gateway / baseline', ...gw.map((r) => r.name)],
+    row('latency p50', (r) => r.phones.latencyMs.p50),
+    row('latency p99', (r) => r.phones.latencyMs.p99),
+    row('jitter p99', (r) => r.phones.jitterMs.p99),
+    row('CPU', (r) => r.targetCpuPct),
+    row('RSS (end)', (r) => r.targetRssMb),
+  ];
+}
+
+export function targetRows(results: ScenarioResult[], baseline: ScenarioResult | undefined): string[][] {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  return results
+    .filter((r) => r.mode === 'gateway')
+    .map((r) => {
+      const addedP99 = baseline ? r.phones.latencyMs.p99 - baseline.phones.latencyMs.p99 : Number.NaN;
+      return [
+        r.name,
+        `${verdict(r.phones.callsLive >= TARGETS.calls && lost(r) === 0)} (${r.phones.callsLive} calls, ${lost(r)} lost)`,
+        `${verdict(addedP99 < TARGETS.addedLatencyP99Ms)} (${ms(addedP99)} ms)`,
+        `${verdict(r.phones.jitterMs.p99 < TARGETS.jitterP99Ms)} (${ms(r.phones.jitterMs.p99)} ms)`,
+      ];
+    });
+}
+
+export const TARGET_HEADER = ['', `${TARGETS.calls} calls, no frame lost`, `added latency p99 < ${TARGETS.addedLatencyP99Ms} ms`, `jitter p99 < ${TARGETS.jitterP99Ms} ms`];
+
+export function textTable(header: string[], rows: string[][]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function markdownTable(header: string[], rows: string[][]): string {
+  const line = (r: string[]) => `| ${r.join(' | ')} |`;
+  return [line(header), line(header.map((_, c) => (c === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}

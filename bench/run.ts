@@ -1,0 +1,253 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { killChildren, REPO } from './proc.js';
+import type { Format } from './protocol.js';
+import {
+  lost,
+  machine,
+  markdownTable,
+  MAX_N_LATENCY_P99_MS,
+  ratioRows,
+  resultRows,
+  TARGET_HEADER,
+  targetRows,
+  textTable,
+} from './report.js';
+import { runScenario, type ScenarioResult } from './scenario.js';
+import { codedWav } from './signal.js';
+
+const USAGE = `npm run bench -- [options]
+
+  --calls N        concurrent calls (default 200)
+  --seconds S      measured seconds per scenario (default 30; 10 with --find-max)
+  --formats LIST   stream formats to measure: raw,vendor (default both)
+  --find-max       step N up (--start, --step) until a call loses a frame or p99 >= ${MAX_N_LATENCY_P99_MS} ms
+  --start N        first N of --find-max (default 200)
+  --step N         step of --find-max (default 100)
+  --max-calls N    highest N --find-max tries (default 2000)
+  --cpu-prof       profile the gateway (node --cpu-prof) into bench/profiles and list the hottest functions
+  --no-write       do not update docs/performance.md
+`;
+
+const { values: args } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '200' },
+    seconds: { type: 'string' },
+    formats: { type: 'string', default: 'raw,vendor' },
+    'find-max': { type: 'boolean', default: false },
+    start: { type: 'string', default: '200' },
+    step: { type: 'string', default: '100' },
+    'max-calls': { type: 'string', default: '2000' },
+    'cpu-prof': { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+function positive(name: string, text: string | undefined, fallback: number): number {
+  const n = text === undefined ? fallback : Number(text);
+  if (!Number.isInteger(n) || n <= 0) {
+    process.stderr.write(`--${name} must be a positive integer\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const findMax = args['find-max'];
+const calls = positive('calls', args.calls, 200);
+const seconds = positive('seconds', args.seconds, findMax ? 10 : 30);
+const formats = args.formats.split(',').map((f) => f.trim()) as Format[];
+if (formats.length === 0 || formats.some((f) => f !== 'raw' && f !== 'vendor')) {
+  process.stderr.write(`--formats takes raw, vendor or raw,vendor\n${USAGE}`);
+  process.exit(2);
+}
+
+const workDir = mkdtempSync(path.join(tmpdir(), 'vg-bench-'));
+const wavPath = path.join(workDir, 'coded.wav');
+writeFileSync(wavPath, codedWav());
+const profileDir = args['cpu-prof'] ? path.join(REPO, 'bench', 'profiles') : null;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+function cleanup(): void {
+  killChildren();
+  rmSync(workDir, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+const log = (text: string) => process.stdout.write(`${text}\n`);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+
+function scenario(mode: 'gateway' | 'relay', format: Format, n: number, secs: number): Promise<ScenarioResult> {
+  log(`${mode === 'relay' ? 'baseline relay' : `gateway ${format}`}: ${n} calls for ${secs} s`);
+  return runScenario({ mode, format, calls: n, seconds: secs, workDir, wavPath, cpuProfDir: mode === 'gateway' ? profileDir : null, log });
+}
+
+function printTargetLogs(results: ScenarioResult[]): void {
+  for (const r of results) {
+    if (r.targetLogLines === 0) continue;
+    log(`\n${r.name} wrote ${r.targetLogLines} log lines (LOG_LEVEL=warn); the last:`);
+    for (const line of r.targetLogTail) log(`  ${line}`);
+  }
+  for (const r of results) for (const e of r.phones.phonesErrors) log(`${r.name}: ${e}`);
+}
+
+/** The hottest functions (self time) of the newest profile in `dir`. */
+function profileSummary(dir: string, since: number): string[] {
+  const fresh = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since);
+  const lines: string[] = [];
+  for (const file of fresh) {
+    interface Node {
+      id: number;
+      hitCount?: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+    }
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number; samples: number[] };
+    const interval = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
+    const self = new Map<string, number>();
+    let total = 0;
+    for (const node of profile.nodes) {
+      const hits = node.hitCount ?? 0;
+      total += hits;
+      const { functionName, url, lineNumber } = node.callFrame;
+      const where = url ? `${url.replace(`file://${REPO}/`, '').replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : '';
+      const key = `${functionName || '(anonymous)'} ${where}`.trim();
+      self.set(key, (self.get(key) ?? 0) + hits);
+    }
+    lines.push(`${path.relative(REPO, file)} (${((total * interval) / 1000).toFixed(1)} s sampled), hottest by self time:`);
+    for (const [key, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+      lines.push(`  ${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
+    }
+  }
+  return lines;
+}
+
+/** Replaces the text between `<!-- bench:name -->` markers of docs/performance.md (or adds it). */
+function writeSection(name: string, body: string): void {
+  const file = path.join(REPO, 'docs', 'performance.md');
+  const open = `<!-- bench:${name} -->`;
+  const close = `<!-- /bench:${name} -->`;
+  let text = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Performance\n\nMeasured by `npm run bench` (see bench/README.md for the method). Each section is rewritten by the run that produced it.\n';
+  const block = `${open}\n${body.trim()}\n${close}`;
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + close.length) : `${text.trimEnd()}\n\n${block}\n`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  log(`\nwrote docs/performance.md (section ${name})`);
+}
+
+const header = () => [`- Date: ${new Date().toISOString()}`, ...machine(), `- Command: \`${command}\``].join('\n');
+
+async function mainRun(): Promise<void> {
+  const began = Date.now();
+  const results: ScenarioResult[] = [];
+  results.push(await scenario('relay', 'raw', calls, seconds));
+  for (const format of formats) results.push(await scenario('gateway', format, calls, seconds));
+  const baseline = results[0]!;
+  const names = ['', ...results.map((r) => r.name)];
+  log(`\n${calls} calls, ${seconds} s measured per scenario\n`);
+  log(textTable(names, resultRows(results, baseline)));
+  log('');
+  const ratios = ratioRows(results, baseline);
+  log(textTable(ratios[0]!, ratios.slice(1)));
+  log('');
+  log(textTable(TARGET_HEADER, targetRows(results, baseline)));
+  printTargetLogs(results);
+  const profile = profileDir ? profileSummary(profileDir, began) : [];
+  if (profile.length) log(`\n${profile.join('\n')}`);
+  if (args['no-write']) return;
+  writeSection(
+    'results',
+    [
+      `## ${calls} concurrent calls, ${seconds} s`,
+      '',
+      header(),
+      '',
+      markdownTable(names, resultRows(results, baseline)),
+      '',
+      '### Gateway / baseline',
+      '',
+      markdownTable(ratios[0]!, ratios.slice(1)),
+      '',
+      '### Targets (issue 4)',
+      '',
+      markdownTable(TARGET_HEADER, targetRows(results, baseline)),
+    ].join('\n'),
+  );
+}
+
+async function findMaxRun(): Promise<void> {
+  const start = positive('start', args.start, 200);
+  const step = positive('step', args.step, 100);
+  const maxCalls = positive('max-calls', args['max-calls'], 2000);
+  const passes = (r: ScenarioResult) =>
+    r.phones.callsLive === r.phones.callsRequested && lost(r) === 0 && r.phones.latencyMs.p99 < MAX_N_LATENCY_P99_MS;
+  const rows: string[][] = [];
+  const best = new Map<Format, number>();
+  for (const format of formats) {
+    let n = start;
+    let good = 0;
+    while (n <= maxCalls) {
+      const r = await scenario('gateway', format, n, seconds);
+      const ok = passes(r);
+      const p = r.phones;
+      const row = [format, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : 'fail'];
+      rows.push(row);
+      log(`  -> ${row.join('  ')}`);
+      if (!ok) {
+        // Below the first step: halve until something passes.
+        if (good === 0 && n >= 20) {
+          n = Math.floor(n / 2);
+          continue;
+        }
+        break;
+      }
+      good = n;
+      n += step;
+    }
+    best.set(format, good);
+  }
+  const head = ['format', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'gateway CPU', 'phones CPU', 'gateway RSS MB', ''];
+  log(`\n${textTable(head, rows)}\n`);
+  for (const [format, n] of best) log(`largest N with zero loss and p99 < ${MAX_N_LATENCY_P99_MS} ms, ${format}: ${n || 'none'}`);
+  if (args['no-write']) return;
+  writeSection(
+    'max',
+    [
+      `## Largest N with zero loss and one-way latency p99 under ${MAX_N_LATENCY_P99_MS} ms`,
+      '',
+      header(),
+      '',
+      ...[...best].map(([format, n]) => `- **${format}: ${n || 'none'}** (N stepped by ${step} from ${start}, ${seconds} s each; highest tried ${maxCalls})`),
+      '',
+      markdownTable(head, rows),
+    ].join('\n'),
+  );
+}
+
+try {
+  await (findMax ? findMaxRun() : mainRun());
+} catch (err) {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+} finally {
+  cleanup();
+}
