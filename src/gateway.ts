@@ -12,7 +12,6 @@ import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
 import { CallService } from './calls/index.js';
-import { credentialFrom } from './auth/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
 import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
@@ -103,6 +102,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     realtimeUrl: config.assistantRealtimeUrl,
     responseTimeoutMs: timings.assistantResponseTimeoutMs,
+    onMessage: (message) => live.publish({ type: 'message', message }),
   });
   calls.setWebhookExtras(async (callId) => {
     const message = await assistant.message(callId);
@@ -143,12 +143,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     calls,
     media,
     log,
-    authenticate: async (req) => {
-      const header = (name: string) => req.headers[name] as string | undefined;
-      const key = credentialFrom({ get: header });
-      if (key !== null) return (await apiKeys.verify(key)) !== null;
-      return (await services.sessionPrincipal?.(header('cookie'), header('origin'), 'GET')) != null;
-    },
+    authenticate: (req) => upgradePrincipal(services, req),
   });
 
   const app = createHttpApp(services);

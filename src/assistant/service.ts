@@ -19,6 +19,8 @@ export interface AssistantServiceOptions {
   realtimeUrl: string;
   /** How long the model may take to confirm its session and to begin its first answer. Default 10 s. */
   responseTimeoutMs?: number;
+  /** Hears every message the assistant takes (the console's live channel). */
+  onMessage?: (message: AssistantMessage) => void;
 }
 
 interface AssistantState {
@@ -174,7 +176,7 @@ export class AssistantService implements IncomingAssistant {
   }
 
   private async store(call: Call, m: RecordedMessage): Promise<void> {
-    await this.o.messages.upsert({
+    const row = {
       call_id: call.id,
       remote_number: call.remoteNumber,
       caller_name: m.callerName,
@@ -182,8 +184,10 @@ export class AssistantService implements IncomingAssistant {
       callback_number: m.callbackNumber ?? call.remoteNumber,
       urgency: m.urgency,
       taken_at: new Date().toISOString(),
-    });
+    };
+    await this.o.messages.upsert(row);
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, urgency: m.urgency }, 'assistant took a message');
+    this.o.onMessage?.(presentMessage(row));
   }
 
   private attachIfActive(callId: string, state: AssistantState): void {

@@ -1,3 +1,4 @@
+import type { AssistantMessage } from '../assistant/model.js';
 import type { Call, CallEvent, CallState } from '../calls/index.js';
 import type { Device } from '../phones/index.js';
 import type { WebhookDelivery } from '../webhooks/index.js';
@@ -11,7 +12,7 @@ export type LiveMessage =
   | { type: 'call'; call: Call; previousState: CallState | null; event?: CallEvent }
   | { type: 'device'; deviceId: string; device: Device | null }
   | { type: 'delivery'; delivery: WebhookDelivery }
-  /** An assistant message was taken (published by the assistant domain; the shape is AssistantMessage). */
-  | { type: 'message'; message: { callId: string } & Record<string, unknown> };
+  /** The assistant took a message. */
+  | { type: 'message'; message: AssistantMessage };
 
 export type LiveMessageType = LiveMessage['type'];

@@ -9,7 +9,8 @@ import type { Logger } from '../log.js';
 import type { CallAudio } from './call-audio.js';
 import type { MediaRouter } from './router.js';
 
-export type UpgradeAuthenticator = (req: IncomingMessage) => Promise<boolean>;
+/** Resolves for a valid credential; throws the contract's 401 otherwise. */
+export type UpgradeAuthenticator = (req: IncomingMessage) => Promise<unknown>;
 
 let nextListener = 0;
 
@@ -24,7 +25,7 @@ export class MediaSockets {
   constructor(private readonly o: { calls: CallService; media: MediaRouter; authenticate: UpgradeAuthenticator; log: Logger }) {}
 
   handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>): Promise<void> => {
-    if (!(await this.o.authenticate(req))) throw new GatewayError('UNAUTHORIZED', 'A valid API key or console session is required');
+    await this.o.authenticate(req);
     const call = await this.o.calls.get(params.callId ?? '');
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has ended (${call.state})`);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, call));

@@ -102,9 +102,11 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
     const { deviceId } = connection;
     switch (message.type) {
       case 'hello':
+        // The call domain sees the hello before the phone is welcomed: nothing the phone does after
+        // the welcome (nor a call placed for it) can be mistaken for a call its hello did not name.
+        await this.sink?.onHello(deviceId, message);
         connection.send({ type: 'welcome', deviceId, serverTime: new Date().toISOString() });
         if (message.appVersion) await this.options.devices.recordHealthField(deviceId, { appVersion: message.appVersion });
-        await this.sink?.onHello(deviceId, message);
         return;
       case 'health':
         await this.options.devices.recordHealth(deviceId, { ...message.health, reportedAt: message.health.reportedAt ?? new Date().toISOString() });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { openLive } from '../console/support.js';
+import { TEST_API_KEY } from '../helpers/gateway.js';
 import { callInState, eventually, getCall } from '../helpers/phones.js';
 import { agentInfo, frequencyOf, KEY, pcmOf, rig, takenCall, testScope, tone } from './support.js';
 
@@ -186,12 +188,16 @@ describe('the assistant on a call', () => {
 describe('the message in webhooks', () => {
   const scope = testScope();
 
-  it('rides along in the body of the call events that follow it', async () => {
+  it('rides along in the body of the call events that follow it, and reaches the live channel', async () => {
     const r = await rig(scope);
     const hooks = await scope.receiver('/hooks');
     await r.gateway.api('PUT', '/v1/settings', { webhookUrl: hooks.url });
+    const live = await openLive(r.gateway, { authorization: `Bearer ${TEST_API_KEY}` });
+    scope.defer(() => live.close());
     const callId = await takenCall(r, '+4915100000077');
     r.fake.sendFunctionCall({ callId: 'fc_m', name: 'record_message', arguments: { callerName: 'Erika', reason: 'Invoice question', urgency: 'low' } });
+    // The console's live channel hears it at once.
+    expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Erika', urgency: 'low' });
     await eventually(() => agentInfo(r.gateway, callId), (i) => i.message !== undefined, { what: 'message' });
     r.phone.remoteHangup();
     const all = await hooks.waitFor(3);

@@ -210,6 +210,8 @@ describe('retries and the delivery log', () => {
     const a = await sim.ringIncoming('+4930600');
     expect((await g.api('POST', `/v1/calls/${a}/reject`)).status).toBe(202);
     await acked(sim, 'call.rejected');
+    // Deliveries of different calls run side by side: let a's be recorded before b's exist.
+    await eventually(() => getDeliveries(g), (d) => d.length === 2, { what: "a's 2 rows" });
     const b = await sim.ringIncoming('+4930601');
     await hook.waitFor(3);
     const all = await eventually(() => getDeliveries(g), (d) => d.length === 3, { what: '3 rows' });

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
@@ -48,7 +49,7 @@ describe('live channel /v1/live', () => {
       const delivery = await live.next((m) => m.type === 'delivery' && m.delivery.callId === callId);
       expect(delivery.delivery).toMatchObject({ event: 'call.ringing', attempt: 1, ok: true });
 
-      g.services.live.publish({ type: 'message', message: { callId, callerName: 'Ada', reason: 'test', urgency: 'low' } });
+      g.services.live.publish({ type: 'message', message: { callId, remoteNumber: '+15550123', callerName: 'Ada', reason: 'test', callbackNumber: '+15550123', urgency: 'low', takenAt: new Date().toISOString() } });
       expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Ada' });
 
       await sim.disconnect();
@@ -81,5 +82,29 @@ describe('live channel /v1/live', () => {
     }
     const plain = await g.api('GET', '/v1/live');
     expect(plain.status).toBe(400);
+  });
+});
+
+describe('the media socket with the console session', () => {
+  it('opens for the console\'s own origin and is refused for a foreign one or none', async () => {
+    g = await startTestGateway();
+    const cookie = await setupOwner(g);
+    sim = await pairedPhone(g, { dial: { outcome: 'answer', ringMs: 20 } });
+    {
+      const callId = await sim.ringIncoming('+15550177');
+      const url = `${g.url.replace(/^http/, 'ws')}/v1/calls/${callId}/media`;
+      const attempts: Array<Record<string, string>> = [{ cookie, origin: 'https://evil.example.com' }, { cookie }];
+      for (const headers of attempts) {
+        const refused = await refusedUpgrade(url, headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(401);
+      }
+      const ws = new WebSocket(url, { headers: { cookie, origin: g.url } });
+      const start = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        ws.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>));
+        ws.once('error', reject);
+      });
+      expect(start).toMatchObject({ type: 'start', callId });
+      ws.close();
+    }
   });
 });
