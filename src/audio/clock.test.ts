@@ -124,16 +124,32 @@ describe('FrameClock with a fake time source', () => {
     expect(rec.times[5]).toBe(120);
   });
 
-  it('skips older ticks after a long block and keeps its grid', () => {
+  it('delivers every tick missed in a block under a second, in bursts of 5 a millisecond apart', () => {
     const fake = new FakeTime();
     const clock = new FrameClock(fake.options);
     const rec = recorder(fake);
     clock.subscribe(rec.listener);
     fake.block(310);
-    expect(rec.ticks).toEqual([11, 12, 13, 14, 15]);
-    fake.advance(10);
+    expect(rec.ticks).toEqual([1, 2, 3, 4, 5]);
+    fake.advance(2);
+    expect(rec.ticks).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    expect(rec.times.slice(4, 11)).toEqual([310, 311, 311, 311, 311, 311, 312]);
+    fake.advance(8);
     expect(rec.ticks.at(-1)).toBe(16);
     expect(rec.times.at(-1)).toBe(320);
+  });
+
+  it('skips the oldest ticks of a block longer than a second and keeps its grid', () => {
+    const fake = new FakeTime();
+    const clock = new FrameClock(fake.options);
+    const rec = recorder(fake);
+    clock.subscribe(rec.listener);
+    fake.block(2010);
+    fake.advance(9);
+    expect(rec.ticks).toEqual(Array.from({ length: 50 }, (_, i) => i + 51));
+    fake.advance(1);
+    expect(rec.ticks.at(-1)).toBe(101);
+    expect(rec.times.at(-1)).toBe(2020);
   });
 
   it('honours a custom catch-up cap and period', () => {

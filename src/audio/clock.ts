@@ -4,8 +4,10 @@ export type TickListener = (tick: number) => void;
 
 export interface FrameClockOptions {
   periodMs?: number;
-  /** Most overdue ticks delivered at once after the event loop was blocked. */
+  /** Most overdue ticks still delivered after the event loop was blocked (default 50); older ones are skipped. */
   maxCatchUp?: number;
+  /** Most ticks delivered in one timer callback while catching up (default 5). */
+  burst?: number;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -18,15 +20,18 @@ export interface FrameClockOptions {
  * start + n * periodMs (n = 1, 2, ...), start being the time the first listener subscribed;
  * each timer is set for the time left until the next deadline, so lateness never accumulates.
  *
- * Catch-up: when a timer fires after several deadlines have passed, the overdue ticks are
- * delivered back to back, but at most `maxCatchUp` (default 5, i.e. 100 ms) of them: the
- * most recent ones. Older ones are skipped and their numbers never delivered, so the clock
- * stays on its grid and listeners can see the gap. All listeners get each tick, in
+ * Catch-up: when a timer fires after several deadlines have passed, every overdue tick is still
+ * delivered — a skipped tick would leave its 20 ms of queued audio behind for the rest of the call —
+ * but in bursts of at most `burst` (default 5) per timer callback, 1 ms apart, so the socket reads
+ * that were held up by the same stall run in between. Only a stall longer than `maxCatchUp` ticks
+ * (default 50, one second) loses its oldest ticks: their numbers are never delivered, so the
+ * clock stays on its grid and listeners can see the gap. All listeners get each tick, in
  * subscription order; one that unsubscribes (or is unsubscribed) is not called again.
  */
 export class FrameClock {
   private readonly periodMs: number;
   private readonly maxCatchUp: number;
+  private readonly burst: number;
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -41,7 +46,8 @@ export class FrameClock {
 
   constructor(opts: FrameClockOptions = {}) {
     this.periodMs = opts.periodMs ?? FRAME_MS;
-    this.maxCatchUp = Math.max(1, opts.maxCatchUp ?? 5);
+    this.maxCatchUp = Math.max(1, opts.maxCatchUp ?? 50);
+    this.burst = Math.max(1, opts.burst ?? 5);
     this.now = opts.now ?? (() => performance.now());
     this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as NodeJS.Timeout));
@@ -96,7 +102,8 @@ export class FrameClock {
     const run = this.run;
     const due = Math.floor((this.now() - this.start) / this.periodMs);
     if (due - this.nextTick >= this.maxCatchUp) this.nextTick = due - this.maxCatchUp + 1;
-    while (this.nextTick <= due && this.run === run) {
+    const last = Math.min(due, this.nextTick + this.burst - 1);
+    while (this.nextTick <= last && this.run === run) {
       const tick = this.nextTick++;
       for (const listener of this.listeners) {
         try {
