@@ -104,9 +104,10 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     responseTimeoutMs: timings.assistantResponseTimeoutMs,
     onMessage: (message) => live.publish({ type: 'message', message }),
   });
-  calls.setWebhookExtras(async (callId) => {
+  calls.setWebhookExtras(async (callId, ended) => {
     const message = await assistant.message(callId);
-    return message ? { message } : {};
+    const transcript = ended ? await calls.transcript(callId) : [];
+    return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}) };
   });
   const stopIncoming = routeIncomingCalls({
     calls,

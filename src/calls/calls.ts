@@ -49,7 +49,7 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
  */
 export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
   private clock!: CreationClock;
-  private webhookExtras: ((callId: string) => Promise<Record<string, unknown>>) | undefined;
+  private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly reconcileTimers = new Set<NodeJS.Timeout>();
@@ -67,8 +67,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
   }
 
-  /** Fields other domains add to a call's webhook bodies (the assistant's message). */
-  setWebhookExtras(extras: (callId: string) => Promise<Record<string, unknown>>): void {
+  /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
+  setWebhookExtras(extras: (callId: string, ended: boolean) => Promise<Record<string, unknown>>): void {
     this.webhookExtras = extras;
   }
 
@@ -367,7 +367,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
-    const extras = url && this.webhookExtras ? await this.webhookExtras(row.id) : {};
+    const ends = isFinal(updated.state) && !isFinal(row.state);
+    const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
     await this.o.repo.transaction(async (tx) => {
       await this.o.repo.insertEvent(
         { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },

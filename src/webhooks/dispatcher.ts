@@ -16,6 +16,8 @@ export interface WebhookBody {
   call: object;
   /** The assistant's message, once it took one on this call. */
   message?: object;
+  /** What was said while the assistant was on the call; on the event that ends it. */
+  transcript?: object[];
 }
 
 export interface WebhookJobInput {

@@ -188,13 +188,15 @@ describe('the assistant on a call', () => {
 describe('the message in webhooks', () => {
   const scope = testScope();
 
-  it('rides along in the body of the call events that follow it, and reaches the live channel', async () => {
+  it('rides along in the body of the call events that follow it (the transcript in the last one), and reaches the live channel', async () => {
     const r = await rig(scope);
     const hooks = await scope.receiver('/hooks');
     await r.gateway.api('PUT', '/v1/settings', { webhookUrl: hooks.url });
     const live = await openLive(r.gateway, { authorization: `Bearer ${TEST_API_KEY}` });
     scope.defer(() => live.close());
     const callId = await takenCall(r, '+4915100000077');
+    r.fake.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c9', content_index: 0, transcript: 'Erika here, about my invoice.' });
+    await eventually(() => agentInfo(r.gateway, callId), (i) => i.transcript.length === 1, { what: 'a transcript line' });
     r.fake.sendFunctionCall({ callId: 'fc_m', name: 'record_message', arguments: { callerName: 'Erika', reason: 'Invoice question', urgency: 'low' } });
     // The console's live channel hears it at once.
     expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Erika', urgency: 'low' });
@@ -203,7 +205,10 @@ describe('the message in webhooks', () => {
     const all = await hooks.waitFor(3);
     const ended = all.find((h) => h.body.event === 'call.disconnected');
     expect(ended?.body).toMatchObject({ call: { id: callId, state: 'ended' }, message: { callId, callerName: 'Erika', reason: 'Invoice question', urgency: 'low', callbackNumber: '+4915100000077' } });
+    expect(ended?.body.transcript).toEqual([{ role: 'caller', text: 'Erika here, about my invoice.', at: expect.any(String) }]);
     const ringing = all.find((h) => h.body.event === 'call.ringing');
     expect(ringing?.body).not.toHaveProperty('message');
+    const active = all.find((h) => h.body.event === 'call.active');
+    expect(active?.body).not.toHaveProperty('transcript');
   });
 });

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { PhoneSimulator, type EventMessage, type PhoneEventName, type PhoneSimulatorOptions } from '../../src/simulator/index.js';
 import type { Call, CallEvent } from '../../src/calls/index.js';
 import type { Device } from '../../src/phones/index.js';
-import type { WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
+import type { WebhookBody, WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
 import { startTestGateway, type ApiResponse, type TestGateway } from './gateway.js';
 
 /** Prints a response for assertion messages. */
@@ -301,14 +301,8 @@ export interface ReceivedHook {
   at: number;
 }
 
-export interface WebhookPayload {
-  event: string;
-  eventId: string;
-  occurredAt: string;
-  receivedAt: string;
-  payload: Record<string, unknown>;
-  call: Call;
-}
+/** A webhook body as the receiver parsed it: the dispatcher's WebhookBody with the Call typed. */
+export type WebhookPayload = Omit<WebhookBody, 'call'> & { call: Call };
 
 /**
  * A webhook receiver on 127.0.0.1:0 that records every request (raw body and headers). It answers

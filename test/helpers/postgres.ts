@@ -5,7 +5,7 @@ import pg from 'pg';
  * When VG_TEST_DATABASE_URL names a PostgreSQL server, every test gateway gets a database of its own
  * there (one per data directory, so a restart on the same directory finds its data again).
  */
-export const TEST_DATABASE_URL = process.env.VG_TEST_DATABASE_URL;
+export const TEST_DATABASE_URL = process.env.VG_TEST_DATABASE_URL || undefined;
 
 export async function databaseFor(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error('VG_TEST_DATABASE_URL is not set');
