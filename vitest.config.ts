@@ -32,6 +32,7 @@ export default defineConfig({
                   'test/webhooks/routes.test.ts',
                   'test/console/accounts.test.ts',
                   'test/console/users.test.ts',
+                  'test/store/**/*.test.ts',
                 ],
                 env: { VG_TEST_DATABASE_URL: postgres },
               },

@@ -23,9 +23,11 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
   let dialect: Store['dialect'];
   if (options.databaseUrl) {
     dialect = 'postgres';
-    db = new Kysely<Tables>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server drops (a restart, an administrator) must not bring the gateway
+    // down: the pool replaces it on the next query.
+    pool.on('error', (err) => options.log.warn({ err }, 'an idle PostgreSQL connection failed'));
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     mkdirSync(options.dataDir, { recursive: true });
