@@ -1,5 +1,5 @@
 /** The gateway's own limits (src/limits.ts), so the console checks what the API checks. */
 export { LIMITS } from '../../src/limits.js';
 
-/** Voices of the assistant's speech model offered in the console (any name may be typed in the API). */
-export const VOICES = ['marin', 'cedar', 'alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse'] as const;
+/** The voices the API accepts for the assistant (src/assistant/realtime/session.ts). */
+export { ASSISTANT_VOICES as VOICES } from '../../src/assistant/realtime/session.js';

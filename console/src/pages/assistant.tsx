@@ -111,7 +111,7 @@ function SettingsForm({ initial }: { initial: AssistantSettings }) {
           error={error?.field('about') ?? (form.about.length > LIMITS.aboutMaxLength ? `At most ${LIMITS.aboutMaxLength} characters` : undefined)}
           placeholder="Opening hours, how to reach you, what callers usually ask…"
         />
-        <SelectField label="Voice" value={form.voice} onChange={(e) => set('voice', e.target.value)} error={error?.field('voice')}>
+        <SelectField label="Voice" value={form.voice} onChange={(e) => set('voice', e.target.value as AssistantSettings['voice'])} error={error?.field('voice')}>
           {voices.map((v) => (
             <option key={v} value={v}>
               {v.charAt(0).toUpperCase() + v.slice(1)}

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/index.js';
+import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/realtime/session.js';
 import { TranscriptLine } from './calls.js';
 import { DateTime, Limit } from './common.js';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/index.js';
+import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { LIMITS } from '../../limits.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { HealthReport } from '../../phones/index.js';
+import { HealthReport } from '../../phones/protocol.js';
 import { DateTime, HttpUrl } from './common.js';
 
 export const Health = HealthReport.openapi('DeviceHealth');
