@@ -8,7 +8,7 @@ import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { PhoneSimulator, type EventMessage, type PhoneEventName, type PhoneSimulatorOptions } from '../../src/simulator/index.js';
 import type { Call, CallEvent } from '../../src/calls/index.js';
-import type { Device } from '../../src/phones/index.js';
+import type { Device, Pairing } from '../../src/phones/index.js';
 import type { WebhookBody, WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
 import { startTestGateway, type ApiResponse, type TestGateway } from './gateway.js';
 
@@ -17,7 +17,7 @@ export const show = (res: Pick<ApiResponse, 'status' | 'text'>): string => `${re
 
 // ---- the REST shapes the tests read ---------------------------------------------------------
 
-export type { Call, CallEvent, Delivery, Device };
+export type { Call, CallEvent, Delivery, Device, Pairing };
 export type { Command } from '../../src/phones/index.js';
 
 export interface ErrorBody {
@@ -85,13 +85,6 @@ export async function acked(sim: PhoneSimulator, event: PhoneEventName, from = 0
 
 // ---- phones ------------------------------------------------------------------------------------
 
-export interface Pairing {
-  code: string;
-  expiresAt: string;
-  publicUrl: string;
-  pairUri: string;
-  qrSvg: string;
-}
 
 export async function pairingCode(gateway: TestGateway): Promise<string> {
   const res = await gateway.api<Pairing>('POST', '/v1/pairing', { publicUrl: gateway.url });

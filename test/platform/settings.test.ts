@@ -2,22 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { show, storedContaining, tempDir } from './support.js';
-
-interface SecretInfo {
-  configured: boolean;
-  hint: string | null;
-  source: 'console' | 'env' | 'generated' | null;
-}
-interface Settings {
-  publicUrl: string | null;
-  webhookUrl: string | null;
-  docsUrl: string | null;
-  incomingStreamUrl: string | null;
-  incomingStreamFormat: 'raw' | 'vendor';
-  assistantModel: string | null;
-  assistantApiKey: SecretInfo;
-  webhookSecret: SecretInfo;
-}
+import type { Settings } from '../../src/http/api-types.js';
 
 const ENV = {
   PUBLIC_URL: 'https://env-public.example',
