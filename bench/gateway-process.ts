@@ -1,3 +1,5 @@
+import { createHistogram, performance } from 'node:perf_hooks';
+import { FRAME_MS } from '../src/audio/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { startGateway } from '../src/gateway.js';
 import { serveTargetCommands } from './loop-delay.js';
@@ -5,5 +7,24 @@ import { serveTargetCommands } from './loop-delay.js';
 /** The gateway under test, alone in its process so its CPU and memory can be read. */
 const config = loadConfig(process.env);
 const gateway = await startGateway({ config });
-serveTargetCommands(() => gateway.close());
+
+// Benchmark-only instrumentation: when each phone's frames leave the play-out clock for its socket.
+const { hub } = gateway.services;
+const lastSent = new Map<string, number>();
+const deviations = createHistogram();
+const send = hub.sendAudio.bind(hub);
+hub.sendAudio = (deviceId, frame) => {
+  const now = performance.now();
+  const last = lastSent.get(deviceId);
+  lastSent.set(deviceId, now);
+  // A gap of several frames is a pause in the audio (nothing queued), not jitter.
+  if (last !== undefined && now - last < 5 * FRAME_MS) deviations.record(Math.max(1, Math.round(Math.abs(now - last - FRAME_MS) * 1000)));
+  return send(deviceId, frame);
+};
+const us = (value: number) => value / 1000;
+
+serveTargetCommands(() => gateway.close(), {
+  reset: () => deviations.reset(),
+  read: () => ({ p50: us(deviations.percentile(50)), p99: us(deviations.percentile(99)), max: us(deviations.max) }),
+});
 process.send?.({ type: 'ready', url: gateway.url });

@@ -62,6 +62,12 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /**
+   * |interval - 20 ms| between consecutive frames the gateway hands to one phone's socket, over
+   * every call: the pacing the gateway itself produces, before loopback and the phones' process.
+   * Absent for the relay, which does not pace.
+   */
+  sendJitter?: Percentiles;
 }
 
 export type TargetMessage = { type: 'ready'; url: string } | { type: 'loop-delay'; delay: LoopDelay };

@@ -47,6 +47,8 @@ export function resultRows(results: ScenarioResult[], baseline: ScenarioResult |
     row('play-out jitter p50 (ms)', (r) => ms(r.phones.jitterMs.p50)),
     row('play-out jitter p99 (ms)', (r) => ms(r.phones.jitterMs.p99)),
     row('play-out jitter max (ms)', (r) => ms(r.phones.jitterMs.max)),
+    row('gateway send pacing, off 20 ms p50 (ms)', (r) => (r.targetLoopDelay.sendJitter ? ms(r.targetLoopDelay.sendJitter.p50) : '-')),
+    row('gateway send pacing, off 20 ms p99 (ms)', (r) => (r.targetLoopDelay.sendJitter ? ms(r.targetLoopDelay.sendJitter.p99) : '-')),
     row('target CPU (one core = 100 %)', (r) => pct(r.targetCpuPct)),
     row('target RSS end / peak (MB)', (r) => `${r.targetRssMb.toFixed(0)} / ${r.targetRssPeakMb.toFixed(0)}`),
     row('target event-loop delay p99 (ms)', (r) => ms(r.targetLoopDelay.p99)),

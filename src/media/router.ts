@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { FrameClock } from '../audio/index.js';
+import { FRAME_MS, FrameClock } from '../audio/index.js';
 import type { Call, CallChange, CallService } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import type { PhoneHub } from '../phones/index.js';
 import { CallAudio } from './call-audio.js';
+
+const PHASES = 4;
 
 /**
  * Owns the CallAudio of every call that is active or held, routes phone frames to it by phone,
@@ -14,12 +16,23 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   private readonly byCall = new Map<string, CallAudio>();
   private readonly byDevice = new Map<string, CallAudio>();
   private unsubscribeClock: (() => void) | undefined;
+  private readonly phaseOf = new WeakMap<CallAudio, number>();
+  private nextPhase = 0;
 
   constructor(
     private readonly o: { calls: CallService; hub: PhoneHub; log: Logger; clock?: FrameClock },
   ) {
     super();
-    this.clock = o.clock ?? new FrameClock({ onError: (err) => o.log.error({ err }, 'play-out tick failed') });
+    // The clock ticks PHASES times per frame and each call plays on one of those phases, so the
+    // frames of many calls leave in small groups spread over the 20 ms instead of one burst.
+    this.clock =
+      o.clock ??
+      new FrameClock({
+        periodMs: FRAME_MS / PHASES,
+        maxCatchUp: 50 * PHASES,
+        burst: 5 * PHASES,
+        onError: (err) => o.log.error({ err }, 'play-out tick failed'),
+      });
     o.calls.on('audio', (deviceId, frame) => this.byDevice.get(deviceId)?.fromPhone(frame));
     o.calls.on('change', (change) => this.onChange(change));
   }
@@ -42,6 +55,8 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     const existing = this.byCall.get(call.id);
     if ((call.state === 'active' || call.state === 'held') && !existing) {
       const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame));
+      this.phaseOf.set(audio, this.nextPhase);
+      this.nextPhase = (this.nextPhase + 1) % PHASES;
       this.byCall.set(call.id, audio);
       this.byDevice.set(call.deviceId, audio);
       this.unsubscribeClock ??= this.clock.subscribe(this.tick);
@@ -59,8 +74,9 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     }
   }
 
-  private readonly tick = (): void => {
-    for (const audio of this.byCall.values()) audio.tick();
+  private readonly tick = (tick: number): void => {
+    const phase = tick % PHASES;
+    for (const audio of this.byCall.values()) if (this.phaseOf.get(audio) === phase) audio.tick();
   };
 
   stop(): void {
