@@ -24,7 +24,7 @@ export async function startDemo(gateway: Gateway, out: (line: string) => void = 
   for (const device of await devices.list()) {
     if (device.name === DEMO_PHONE_NAME) {
       await devices.remove(device.id);
-      hub.disconnect(device.id, 4001, 'replaced by a new demo phone');
+      hub.revoke(device.id, 'replaced by a new demo phone');
     }
   }
   const pairing = await devices.createPairing(gateway.url);

@@ -7,7 +7,7 @@ import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
-import { CLOSE_REPLACED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
+import { CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
 
 /** What the call domain does with a phone's messages. Set once at composition. */
 export interface PhoneEventSink {
@@ -157,6 +157,13 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
 
   disconnect(deviceId: string, code: number, reason: string): void {
     this.connections.get(deviceId)?.close(code, reason);
+  }
+
+  /** A removed phone: its socket is closed (4001) and listeners hear of it even if it was offline. */
+  revoke(deviceId: string, reason: string): void {
+    const connection = this.connections.get(deviceId);
+    if (connection) connection.close(CLOSE_REVOKED, reason);
+    else this.emit('device', deviceId);
   }
 
   /** Closes every phone socket (1001, going away) for shutdown. */

@@ -108,3 +108,17 @@ describe('the media socket with the console session', () => {
     }
   });
 });
+
+describe('removing a phone', () => {
+  it('is pushed to the live channel even when the phone was offline', async () => {
+    g = await startTestGateway();
+    sim = await pairedPhone(g, { name: 'Drawer phone' });
+    const deviceId = sim.deviceId ?? '';
+    await sim.stop();
+    const live = await openLive(g, { authorization: `Bearer ${TEST_API_KEY}` });
+    expect((await g.api('DELETE', `/v1/devices/${deviceId}`)).status).toBe(204);
+    const gone = await live.next((m) => m.type === 'device' && m.deviceId === deviceId);
+    expect(gone.device).toBeNull();
+    live.close();
+  });
+});

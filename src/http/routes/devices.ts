@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { GatewayError } from '../../errors.js';
-import { CLOSE_REVOKED } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
 import { Device, DeviceIdParam, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
@@ -45,7 +44,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     async (c) => {
       const { deviceId } = c.req.valid('param');
       await devices.remove(deviceId);
-      hub.disconnect(deviceId, CLOSE_REVOKED, 'phone removed');
+      hub.revoke(deviceId, 'phone removed');
       await calls.endOpenCalls(deviceId, 'the phone was removed');
       return c.body(null, 204);
     },
