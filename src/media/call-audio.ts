@@ -1,10 +1,16 @@
-import { FRAME_BYTES, PlayoutBuffer } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, FRAME_BYTES, PlayoutBuffer, SAMPLE_RATE } from '../audio/index.js';
 
 export type FrameListener = (frame: Buffer) => void;
 export type MarkPlayed = (name: string) => void;
 
 /** Phone frames older than this mean the phone is no longer sending audio. */
 const STREAMING_WINDOW_MS = 500;
+
+/**
+ * Most audio one source may have queued: two minutes. Agents may send speech faster than real time,
+ * but a source that runs this far ahead is broken or hostile; what would overflow is dropped.
+ */
+export const MAX_QUEUED_BYTES = 120 * SAMPLE_RATE * BYTES_PER_SAMPLE;
 
 /**
  * The audio of one call: the remote party's frames fanned out to every listener (agent stream,
@@ -42,10 +48,19 @@ export class CallAudio {
   }
 
   /** Registers a play-out source; `onMark` hears its marks once the audio before them has played. */
-  source(id: string, onMark?: MarkPlayed): { push(pcm: Buffer): void; mark(name: string): void; clear(): void; remove(): void } {
+  source(id: string, onMark?: MarkPlayed, onOverflow?: () => void): { push(pcm: Buffer): void; mark(name: string): void; clear(): void; remove(): void } {
     if (onMark) this.markListeners.set(id, onMark);
+    let overflowed = false;
     return {
-      push: (pcm) => this.playout.push(id, pcm),
+      push: (pcm) => {
+        if (this.playout.pendingBytes(id) + pcm.length > MAX_QUEUED_BYTES) {
+          if (!overflowed) onOverflow?.();
+          overflowed = true;
+          return;
+        }
+        overflowed = false;
+        this.playout.push(id, pcm);
+      },
       mark: (name) => this.playout.mark(id, name),
       clear: () => this.playout.clear(id),
       remove: () => {

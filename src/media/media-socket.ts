@@ -43,7 +43,7 @@ export class MediaSockets {
     let source: ReturnType<CallAudio['source']> | undefined;
     const attach = (a: CallAudio) => {
       audio = a;
-      source = a.source(sourceId);
+      source = a.source(sourceId, undefined, () => log.warn({ callId: call.id, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess'));
       stopListening = a.listen((frame) => {
         if (ws.readyState === ws.OPEN) ws.send(frame, { binary: true });
       });

@@ -79,7 +79,11 @@ export class AgentStream {
     this.log.info({ callId: call.id, deviceId: call.deviceId, format: this.format }, 'agent stream live');
     this.events.status('live');
     if (this.audio) {
-      this.source = this.audio.source(this.sourceId, (name) => this.markPlayed(name));
+      this.source = this.audio.source(
+        this.sourceId,
+        (name) => this.markPlayed(name),
+        () => this.log.warn({ callId: this.call.id }, 'agent sent more than two minutes of unplayed audio; dropping the excess'),
+      );
       this.stopListening = this.audio.listen((frame) => this.toAgent(frame));
     }
   }
