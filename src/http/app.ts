@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { GatewayError } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -10,6 +11,24 @@ import { registerRoutes } from './routes/index.js';
 import type { AppEnv, HttpServices } from './services.js';
 
 export type GatewayApp = OpenAPIHono<AppEnv>;
+
+/**
+ * A POST or PUT that says `Content-Type: application/json` but sends no body at all carries no
+ * fields: it is validated as `{}` (so an optional body may be left out with the usual headers, and a
+ * required one is refused field by field) instead of failing as malformed JSON.
+ */
+const emptyJsonBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { method } = c.req;
+  if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && /json/i.test(c.req.header('content-type') ?? '')) {
+    const length = c.req.header('content-length');
+    if (length === '0' || (length === undefined && c.req.header('transfer-encoding') === undefined)) {
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete('content-length');
+      c.req.raw = new Request(c.req.raw.url, { method, headers, body: '{}' });
+    }
+  }
+  await next();
+};
 
 export function createHttpApp(services: HttpServices): GatewayApp {
   const app = new OpenAPIHono<AppEnv>({
@@ -28,12 +47,14 @@ export function createHttpApp(services: HttpServices): GatewayApp {
       onError: (c) => errorResponse(c, new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is over 1 MiB')),
     }),
   );
+  app.use('*', emptyJsonBodyIsEmptyObject);
   app.use('/v1/*', requireCredential(services));
 
   registerRoutes(app, services);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'deviceToken', { type: 'http', scheme: 'bearer', description: 'A phone\'s device token from POST /v1/phone/pair' });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

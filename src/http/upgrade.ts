@@ -39,19 +39,35 @@ export class UpgradeRouter {
 
   handle = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', (err) => this.log.debug({ err }, 'upgrade socket error'));
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    let pathname: string;
+    let route: { handler: UpgradeHandler; params: Record<string, string> } | undefined;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      route = this.match(pathname);
+    } catch {
+      // An unparsable target or a malformed %-escape: the client's mistake, never the process's end.
+      return refuseUpgrade(socket, new GatewayError('VALIDATION_ERROR', 'The request target is not a valid path'));
+    }
+    if (!route) return refuseUpgrade(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
+    const { handler, params } = route;
+    Promise.resolve()
+      .then(() => handler(req, socket, head, params))
+      .catch((err: unknown) => {
+        if (err instanceof GatewayError) return refuseUpgrade(socket, err);
+        this.log.error({ err, path: pathname }, 'upgrade failed');
+        refuseUpgrade(socket, new GatewayError('INTERNAL_ERROR', 'Internal error'));
+      });
+  };
+
+  /** The route for a path and its decoded parameters; throws URIError on a malformed escape. */
+  private match(pathname: string): { handler: UpgradeHandler; params: Record<string, string> } | undefined {
     for (const route of this.routes) {
       const m = route.pattern.exec(pathname);
       if (!m) continue;
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1] ?? '')));
-      Promise.resolve(route.handler(req, socket, head, params)).catch((err: unknown) => {
-        if (err instanceof GatewayError) return refuseUpgrade(socket, err);
-        this.log.error({ err, path: pathname }, 'upgrade failed');
-        refuseUpgrade(socket, new GatewayError('INTERNAL_ERROR', 'Internal error'));
-      });
-      return;
+      return { handler: route.handler, params };
     }
-    refuseUpgrade(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
-  };
+    return undefined;
+  }
 }

@@ -9,6 +9,7 @@ import { registerDeviceRoutes } from './devices.js';
 import { registerHealthRoutes } from './health.js';
 import { registerLiveRoutes } from './live.js';
 import { registerSettingsRoutes } from './settings.js';
+import { registerSocketRoutes } from './sockets.js';
 import { registerStreamRoutes } from './streams.js';
 import { registerUserRoutes } from './users.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
@@ -20,6 +21,7 @@ export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerDeviceRoutes(app, services);
   registerCallRoutes(app, services);
   registerStreamRoutes(app, services);
+  registerSocketRoutes(app);
   registerAssistantRoutes(app, services);
   // Routes of the form /v1/calls/{callId}/<word> go before the generic {action} route.
   registerCallActionRoutes(app, services);
