@@ -129,16 +129,18 @@ export class AccountService {
     const normalized = normalizeEmail(email);
     const accountKey = `${normalized}\n${client}`;
     const now = this.now();
+    // Counted before the slow hash, so a burst of parallel guesses cannot all pass the check.
     this.perClient.check(client, now);
-    this.perAccount.check(accountKey, now);
+    const forgiveAccount = this.perAccount.attempt(accountKey, now);
+    const forgiveClient = this.perClient.attempt(client, now);
     const row = await this.o.users.byEmail(normalized);
     const ok = row ? await verifyPassword(password, row.password_hash) : (await burnVerification(password), false);
     if (!row || !ok) {
-      this.perAccount.fail(accountKey, now);
-      this.perClient.fail(client, now);
       this.o.log.info({ client }, 'sign-in refused');
       throw wrongCredentials();
     }
+    forgiveAccount();
+    forgiveClient();
     const at = this.iso();
     await this.o.users.touchLogin(row.id, at);
     await this.o.sessions.deleteExpired(at);

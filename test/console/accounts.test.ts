@@ -146,6 +146,16 @@ describe('sign-in and sessions', () => {
     expect((await c('POST', '/v1/auth/login', { email: 'member@example.com', password: 'member password' })).status).toBe(200);
   });
 
+  it('lets no more than five guesses through when they arrive all at once', async () => {
+    g = await startTestGateway();
+    await setupOwner(g);
+    const c = consoleClient(g);
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => c('POST', '/v1/auth/login', { email: OWNER.email, password: `guess ${i}` })));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
   it('refuses a state-changing request with the cookie from another origin, or with no Origin', async () => {
     g = await startTestGateway();
     const cookie = await setupOwner(g);

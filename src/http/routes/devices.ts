@@ -82,11 +82,14 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     }),
     async (c) => {
       const client = getConnInfo(c).remote.address ?? 'unknown';
-      pairingLimiter.check(client);
+      const forgive = pairingLimiter.attempt(client);
       try {
-        return c.json(await devices.pair(c.req.valid('json')), 200);
+        const credentials = await devices.pair(c.req.valid('json'));
+        forgive();
+        return c.json(credentials, 200);
       } catch (err) {
-        if (err instanceof GatewayError && err.code === 'UNAUTHORIZED') pairingLimiter.fail(client);
+        // Only a wrong code counts against the client; a failure of ours does not.
+        if (!(err instanceof GatewayError && err.code === 'UNAUTHORIZED')) forgive();
         throw err;
       }
     },
