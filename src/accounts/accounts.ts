@@ -176,10 +176,11 @@ export class AccountService {
     return (await this.o.users.list()).map(present);
   }
 
-  private async requireOwner(actor: AccountActor): Promise<void> {
+  /** Lets the owner (or an API key) through; a member gets 403 FORBIDDEN. */
+  async requireOwner(actor: AccountActor, what = 'add or remove console users'): Promise<void> {
     if (actor.kind === 'api-key') return;
     const row = await this.o.users.byId(actor.userId);
-    if (row?.role !== 'owner') throw new GatewayError('FORBIDDEN', 'Only the owner can add or remove console users');
+    if (row?.role !== 'owner') throw new GatewayError('FORBIDDEN', `Only the owner can ${what}`);
   }
 
   async add(actor: AccountActor, email: string, password: string): Promise<User> {

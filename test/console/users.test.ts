@@ -49,6 +49,21 @@ describe('console users', () => {
     expect(self.status, show(self)).toBe(409);
   });
 
+  it('lets only the owner make or revoke API keys, which carry the owner\'s powers (403 for a member)', async () => {
+    const member = consoleClient(g, await signIn(g, MEMBER));
+    const made = await member('POST', '/v1/api-keys', { name: 'member-key' });
+    expect(made.status, show(made)).toBe(403);
+    expect(made.body.error.code).toBe('FORBIDDEN');
+    const ownerMade = await consoleClient(g, owner)('POST', '/v1/api-keys', { name: 'owner-key' });
+    expect(ownerMade.status, show(ownerMade)).toBe(201);
+    const revoke = await member('DELETE', `/v1/api-keys/${ownerMade.body.apiKey.id as string}`);
+    expect(revoke.status, show(revoke)).toBe(403);
+    // A member still sees the list, without any key.
+    const list = await member('GET', '/v1/api-keys');
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).not.toContain(ownerMade.body.apiKey.key as string);
+  });
+
   it('refuses to remove the owner or oneself with 409, and unknown users with 404', async () => {
     const c = consoleClient(g, owner);
     const users = (await c('GET', '/v1/users')).body.users as Array<{ id: string; role: string }>;

@@ -6,7 +6,7 @@ import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { NewAccount, UserIdParam, UserList, UserResponse } from '../schemas/accounts.js';
 import type { HttpServices } from '../services.js';
 
-const actorOf = (principal: Principal): AccountActor => (principal.kind === 'session' ? { kind: 'user', userId: principal.userId } : { kind: 'api-key' });
+export const actorOf = (principal: Principal): AccountActor => (principal.kind === 'session' ? { kind: 'user', userId: principal.userId } : { kind: 'api-key' });
 
 export function registerUserRoutes(app: GatewayApp, { accounts }: HttpServices): void {
   app.openapi(
