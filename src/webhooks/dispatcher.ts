@@ -318,8 +318,7 @@ export class WebhookDispatcher {
       // Redirects are not followed: the receiver is the URL that was configured.
       const res = await fetch(job.url, { method: 'POST', headers, body: job.body, signal, redirect: 'manual' });
       status = res.status;
-      // Read and drop the answer (bounded by the same deadline) so the connection can be reused.
-      await res.arrayBuffer().catch(() => undefined);
+      await drain(res);
     } catch (err) {
       if (stopSignal.aborted) return 'interrupted';
       if (signal.aborted) return { ok: false, statusCode: null, error: `timeout after ${this.timeoutMs} ms` };
@@ -327,6 +326,25 @@ export class WebhookDispatcher {
     }
     const ok = status >= 200 && status < 300;
     return { ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
+  }
+}
+
+/** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+async function drain(res: Response): Promise<void> {
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  let read = 0;
+  try {
+    while (read <= MAX_ANSWER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The answer's body does not decide the attempt; its status does.
   }
 }
 

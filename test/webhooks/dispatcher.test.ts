@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -176,6 +178,29 @@ describe('WebhookDispatcher', () => {
     expect(row.status_code).toBeNull();
     expect(row.duration_ms).toBeGreaterThanOrEqual(190);
     expect(await store.db.selectFrom('webhook_jobs').select(['attempt']).execute()).toEqual([{ attempt: 2 }]);
+  });
+
+  it('takes a 2xx whose answer never ends as delivered, reading no more than a little of it', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024);
+      // An endless answer: the attempt must not wait for it, nor keep it.
+      const pump = () => {
+        while (res.write(chunk)) if (res.destroyed) return;
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const { dispatcher, deliveries } = await setup({ timeoutMs: 5000, retryDelaysMs: SLOW });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await dispatcher.enqueue(job(url, 'call_a', 1));
+    const [d] = await deliveries.count(1);
+    expect(d).toMatchObject({ attempt: 1, ok: true });
   });
 
   it('records network errors', async () => {
