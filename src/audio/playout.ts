@@ -158,6 +158,11 @@ export class PlayoutBuffer {
     return total;
   }
 
+  /** Marks of a source still waiting for their audio to play. */
+  pendingMarks(source: string): number {
+    return this.sources.get(source)?.marks.length ?? 0;
+  }
+
   isIdle(): boolean {
     for (const s of this.sources.values()) if (s.ring.size > 0) return false;
     return true;

@@ -14,6 +14,11 @@ export interface AgentStreamEvents {
 }
 
 const CONNECT_TIMEOUT_MS = 10_000;
+/** One agent message may carry up to about 30 s of raw audio; a larger one closes the stream. */
+const MAX_AGENT_MESSAGE_BYTES = 1024 * 1024;
+/** Marks waiting for their audio to play, per stream, and the longest name echoed back. */
+const MAX_PENDING_MARKS = 1000;
+const MAX_MARK_NAME = 256;
 let nextSource = 0;
 
 /**
@@ -45,7 +50,7 @@ export class AgentStream {
   connect(): void {
     const { call, log } = this;
     this.events.status('connecting');
-    const socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false });
+    const socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES });
     this.socket = socket;
     socket.on('open', () => this.opened());
     socket.on('unexpected-response', (_req, res) => {
@@ -134,6 +139,8 @@ export class AgentStream {
       case 'mark': {
         const name = (message.mark as { name?: unknown } | undefined)?.name;
         if (typeof name !== 'string') return this.skip('mark without name');
+        if (name.length > MAX_MARK_NAME) return this.skip(`mark name over ${MAX_MARK_NAME} characters`);
+        if ((this.audio?.playout.pendingMarks(this.sourceId) ?? 0) >= MAX_PENDING_MARKS) return this.skip(`more than ${MAX_PENDING_MARKS} marks waiting`);
         this.source?.mark(name);
         return;
       }
@@ -145,8 +152,12 @@ export class AgentStream {
     }
   }
 
+  private skipped = 0;
+
+  /** Logs the first skipped messages of a stream, then every thousandth, so a flood cannot fill the disk. */
   private skip(why: string): void {
-    this.log.warn({ callId: this.call.id, why }, 'agent message skipped');
+    this.skipped += 1;
+    if (this.skipped <= 10 || this.skipped % 1000 === 0) this.log.warn({ callId: this.call.id, why, skipped: this.skipped }, 'agent message skipped');
   }
 
   private fail(error: string): void {

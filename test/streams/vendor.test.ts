@@ -142,6 +142,21 @@ describe('vendor stream format (Twilio Media Streams)', () => {
     expect(phone.received.frames).toBeLessThan(45);
   });
 
+  it('bounds what an agent can park: at most 1000 waiting marks, names of at most 256 characters', async () => {
+    const { conn } = await vendorCall();
+    for (const c of mulawRamp(100)) conn.send(media(c));
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'n'.repeat(257) } });
+    for (let i = 0; i < 1005; i++) conn.send({ event: 'mark', streamSid: 'x', mark: { name: `m${i}` } });
+    conn.send({ event: 'clear', streamSid: 'x' });
+    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'm999', 5000);
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'after' } });
+    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'after', 3000);
+    const echoed = conn.messages.filter((m) => m.event === 'mark').map((m) => m.mark?.name as string);
+    expect(echoed).toHaveLength(1001);
+    expect(echoed.slice(0, 1000)).toEqual(Array.from({ length: 1000 }, (_, i) => `m${i}`));
+    expect(echoed.at(-1)).toBe('after');
+  });
+
   it('skips malformed agent messages and goes on streaming', async () => {
     const { g, phone, conn, callId } = await vendorCall();
     conn.ws.send('not json at all');

@@ -153,6 +153,8 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
         ws = new WebSocket(target, {
           headers: { Authorization: `Bearer ${apiKey}` },
           perMessageDeflate: false,
+          // Audio deltas are a few kilobytes; a message this large is a broken or hostile server.
+          maxPayload: 16 * 1024 * 1024,
         });
       } catch (err) {
         reject(new RealtimeError('invalid_url', `Invalid realtime URL: ${redact((err as Error).message)}`));
