@@ -20,6 +20,8 @@ export const LIMITS = {
   commandAckTimeoutMs: 5_000,
   incomingAutoStreamDelayMs: 1_000,
   bodyLimitBytes: 1024 * 1024,
+  /** Call metadata, stream parameters and a phone event's payload, as JSON. */
+  jsonObjectMaxBytes: 16 * 1024,
   shutdownGraceMs: 5_000,
 } as const;
 

@@ -297,21 +297,22 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     });
   }
 
-  private async findCall(deviceId: string, event: PhoneEvent): Promise<CallRow | undefined> {
+  /** The call an event belongs to; a new incoming call (not stored yet) for a first ring. */
+  private async findCall(deviceId: string, event: PhoneEvent): Promise<{ row: CallRow; isNew: boolean } | undefined> {
     if (event.callId) {
       const row = await this.o.repo.get(event.callId);
-      if (row && row.device_id === deviceId) return row;
+      if (row && row.device_id === deviceId) return { row, isNew: false };
     }
     const byNative = await this.o.repo.byNativeId(deviceId, event.nativeCallId);
     const startsCall = event.event === 'call.ringing' || event.event === 'call.simulated_ringing';
-    if (byNative && !(startsCall && isFinal(byNative.state) && !event.callId)) return byNative;
-    if (startsCall && !event.callId && event.direction !== 'outgoing') return this.createIncoming(deviceId, event);
+    if (byNative && !(startsCall && isFinal(byNative.state) && !event.callId)) return { row: byNative, isNew: false };
+    if (startsCall && !event.callId && event.direction !== 'outgoing') return { row: this.newIncoming(deviceId, event), isNew: true };
     return undefined;
   }
 
-  private async createIncoming(deviceId: string, event: PhoneEvent): Promise<CallRow> {
+  private newIncoming(deviceId: string, event: PhoneEvent): CallRow {
     const createdAt = this.clock.next();
-    const row: CallRow = {
+    return {
       id: newCallId(),
       device_id: deviceId,
       remote_number: event.remoteNumber ?? 'unknown',
@@ -326,21 +327,19 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       answered_at: null,
       ended_at: null,
     };
-    await this.o.repo.insert(row);
-    this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
-    return row;
   }
 
   private async applyPhoneEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
     const seen = await this.o.repo.eventById(event.eventId);
     if (seen) return seen.call_id;
-    const row = await this.findCall(deviceId, event);
-    if (!row) {
+    const found = await this.findCall(deviceId, event);
+    if (!found) {
       this.o.log.warn({ deviceId, eventId: event.eventId, event: event.event }, 'event for no known call; acknowledged and dropped');
       return null;
     }
-    const isNew = row.direction === 'incoming' && row.native_call_id === event.nativeCallId && row.created_at === row.updated_at;
-    await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId);
+    const { row, isNew } = found;
+    if (isNew) this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
+    await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId, isNew);
     const call = await this.get(row.id);
     if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.emit('incoming', call);
     return row.id;
@@ -352,8 +351,16 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     await this.record(row, event, randomUUID(), payload, new Date().toISOString(), null);
   }
 
-  /** Stores an event, moves the call and enqueues its webhook in one transaction. */
-  private async record(row: CallRow, event: EventName, eventId: string, payload: Record<string, unknown>, occurredAt: string, nativeCallId: string | null): Promise<void> {
+  /** Stores an event, moves the call (storing it first when it is new) and enqueues its webhook, in one transaction. */
+  private async record(
+    row: CallRow,
+    event: EventName,
+    eventId: string,
+    payload: Record<string, unknown>,
+    occurredAt: string,
+    nativeCallId: string | null,
+    isNew = false,
+  ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);
     const updated: CallRow = {
@@ -370,6 +377,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const ends = isFinal(updated.state) && !isFinal(row.state);
     const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
     await this.o.repo.transaction(async (tx) => {
+      if (isNew) await this.o.repo.insert(row, tx);
       await this.o.repo.insertEvent(
         { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
@@ -379,6 +387,6 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     });
     if (url) this.o.webhooks.kick();
     this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');
-    this.emit('change', { call, event: timelineEntry, previousState: row.state as CallState });
+    this.emit('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../calls/state.js';
+import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
 
@@ -44,7 +45,7 @@ const Event = z.object({
   direction: z.enum(['incoming', 'outgoing']).optional(),
   remoteNumber: z.string().max(64).optional(),
   occurredAt: z.iso.datetime({ offset: true }),
-  payload: z.record(z.string(), z.unknown()).default({}),
+  payload: z.record(z.string(), z.unknown()).refine((v) => fitsJson(v), JSON_TOO_LARGE).default({}),
 });
 
 /** Extension 1.1: keypad digits the remote party pressed, detected by the phone. */

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
+import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
@@ -7,7 +8,11 @@ export const StreamConfig = z
   .object({
     url: WsUrl.openapi({ example: 'wss://agent.example.com/voice' }),
     format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
-    parameters: z.record(z.string(), z.string().max(1000)).optional().openapi({ description: 'delivered to the agent in the start message' }),
+    parameters: z
+      .record(z.string(), z.string().max(1000))
+      .refine((v) => fitsJson(v), JSON_TOO_LARGE)
+      .optional()
+      .openapi({ description: 'delivered to the agent in the start message; at most 16 KiB as JSON' }),
   })
   .openapi('StreamConfig');
 
@@ -71,7 +76,11 @@ export const PlaceCall = z
     deviceId: z.string().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
     to: z.string().trim().min(1).max(LIMITS.callToMaxLength).openapi({ example: '+4915112345678' }),
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
-    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'stored with the call and returned on reads and webhooks' }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine((v) => fitsJson(v), JSON_TOO_LARGE)
+      .optional()
+      .openapi({ description: 'stored with the call and returned on reads and webhooks; at most 16 KiB as JSON' }),
     stream: StreamConfig.optional(),
   })
   .openapi('PlaceCall');
