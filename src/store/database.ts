@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
@@ -30,8 +30,12 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
-    mkdirSync(options.dataDir, { recursive: true });
-    const file = new Database(path.join(options.dataDir, SQLITE_FILE));
+    // Only the gateway's own user may read the data: password and token hashes, calls, messages.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const location = path.join(options.dataDir, SQLITE_FILE);
+    const file = new Database(location);
+    // Before WAL mode: SQLite gives the -wal and -shm files the database file's permissions.
+    chmodSync(location, 0o600);
     file.pragma('journal_mode = WAL');
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');

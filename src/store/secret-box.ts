@@ -12,7 +12,7 @@ export class SecretBox {
   private constructor(private readonly key: Buffer) {}
 
   static open(dataDir: string): SecretBox {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(dataDir, KEY_FILE);
     try {
       const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { show, storedContaining, tempDir } from './support.js';
 import type { Settings } from '../../src/http/api-types.js';
+import { TEST_DATABASE_URL } from '../helpers/postgres.js';
 
 const ENV = {
   PUBLIC_URL: 'https://env-public.example',
@@ -267,5 +268,24 @@ describe('settings', () => {
       assistantApiKey: { configured: true, hint: CONSOLE_ASSISTANT_KEY.slice(-4), source: 'console' },
       webhookSecret: { configured: true, hint: rotated.slice(-4), source: 'console' },
     });
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL)('the data directory', () => {
+  it('is readable by the gateway\'s own user only: the directory 0700, the database, its WAL and the key file 0600', async () => {
+    const { statSync, readdirSync, rmSync: remove } = await import('node:fs');
+    const root = tempDir();
+    const dataDir = `${root}/data`;
+    const g = await startTestGateway({ dataDir });
+    try {
+      expect((await g.api('PUT', '/v1/settings', { docsUrl: 'https://docs.example.com' })).status).toBe(200);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const files = readdirSync(dataDir);
+      expect(files).toEqual(expect.arrayContaining(['gateway.db', 'gateway.db-wal', 'secret.key']));
+      for (const file of files) expect(statSync(`${dataDir}/${file}`).mode & 0o777, file).toBe(0o600);
+    } finally {
+      await g.stop();
+      remove(root, { recursive: true, force: true });
+    }
   });
 });
