@@ -1,5 +1,5 @@
 import type { Call, CallChange, CallService } from '../calls/index.js';
-import { isFinal } from '../calls/index.js';
+import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
 import type { Logger } from '../log.js';
@@ -38,6 +38,7 @@ const ACTIVE: ReadonlySet<AssistantStatus> = new Set(['waiting', 'connecting', '
  */
 export class AssistantService implements IncomingAssistant {
   private readonly states = new Map<string, AssistantState>();
+  private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
 
   constructor(private readonly o: AssistantServiceOptions) {
     o.calls.on('change', (change) => this.onChange(change));
@@ -198,6 +199,7 @@ export class AssistantService implements IncomingAssistant {
 
   private onChange({ call }: CallChange): void {
     const state = this.states.get(call.id);
+    if (state && isFinal(call.state)) this.retention.callEnded(call.id);
     if (!state?.bridge) return;
     const bridge = state.bridge;
     if (isFinal(call.state)) {

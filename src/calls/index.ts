@@ -2,3 +2,4 @@ export { CallService, type CallChange, type PlaceCallInput, type CallServiceOpti
 export { presentCall, mediaPath, type Call, type CallEvent, type MediaInfo, type StreamConfig, type TranscriptLine } from './model.js';
 export { CALL_STATES, CALL_ACTIONS, DIRECTIONS, EVENT_NAMES, isFinal, actionRefusal, applyEvent, type CallState, type CallAction, type EventName, type Direction } from './state.js';
 export { CreationClock, normalizeTimestamp } from './created-at.js';
+export { EndedCallRetention } from './retention.js';

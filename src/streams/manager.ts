@@ -1,5 +1,5 @@
 import type { Call, CallChange, CallService, StreamConfig } from '../calls/index.js';
-import { isFinal } from '../calls/index.js';
+import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MediaRouter } from '../media/index.js';
@@ -24,6 +24,7 @@ interface StreamState {
  */
 export class StreamManager {
   private readonly states = new Map<string, StreamState>();
+  private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
 
   constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {
     o.calls.on('change', (change) => this.onChange(change));
@@ -117,8 +118,9 @@ export class StreamManager {
     } else if (isFinal(call.state)) {
       if (state.agent) state.agent.stop();
       if (state.status === 'waiting' || state.status === 'connecting' || state.status === 'live') state.status = 'ended';
-      // Keep the final status for GET; the socket is gone.
+      // Keep the final status for GET (for a while); the socket is gone.
       state.agent = undefined;
+      this.retention.callEnded(call.id);
     }
   }
 
