@@ -60,7 +60,9 @@ export async function startDemo(gateway: Gateway, out: (line: string) => void = 
     'Voice Gateway demo',
     `  gateway        ${gateway.url}  (API reference: ${gateway.url}/docs)`,
     `  simulated phone ${deviceId} is paired and connected; it answers after 2 s and plays a 440 Hz tone`,
-    gateway.config.gatewayApiKey ? '  API key        $HTTP_GATEWAY_API_KEY' : `  API key        ${apiKey}  (made for this demo; revoke it with DELETE /v1/api-keys/{id})`,
+    gateway.config.gatewayApiKey
+      ? '  API key        $HTTP_GATEWAY_API_KEY  (export it in the terminal you paste the commands into)'
+      : `  API key        ${apiKey}  (made for this demo; revoke it with DELETE /v1/api-keys/{id})`,
     '',
     'Place a call (its webhooks are printed here as they arrive):',
     `  curl -s -X POST ${gateway.url}/v1/calls -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" -d '${body}'`,

@@ -135,8 +135,11 @@ export class DeviceService {
     return { deviceId, deviceToken };
   }
 
+  /** Each report replaces the last; the app version from the hello stays when a report lacks one. */
   async recordHealth(id: string, health: HealthReport): Promise<void> {
-    await this.repo.update(id, { health: JSON.stringify(health) });
+    const previous = (await this.repo.get(id))?.health;
+    const appVersion = previous ? (JSON.parse(previous) as HealthReport).appVersion : undefined;
+    await this.repo.update(id, { health: JSON.stringify({ ...(appVersion ? { appVersion } : {}), ...health }) });
   }
 
   /** Merges fields into the stored health report (the hello's appVersion before any report). */

@@ -38,6 +38,10 @@ describe('the phone socket /v1/phone', () => {
     expect(Math.abs(Date.parse(String(welcome.serverTime)) - before)).toBeLessThan(5000);
     const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.appVersion === '9.9.9');
     expect(device.connected).toBe(true);
+    // A health report without an app version replaces the last report but keeps the hello's version.
+    phone.send({ type: 'health', health: { battery: 80, network: 'wifi', reportedAt: new Date().toISOString() } });
+    const reported = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
+    expect(reported.health).toMatchObject({ appVersion: '9.9.9', battery: 80, network: 'wifi' });
   });
 
   it('answers non-JSON, unknown types, invalid messages and messages before hello with BAD_MESSAGE and keeps the socket open', async () => {
