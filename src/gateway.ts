@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { AccountService } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
@@ -8,6 +8,7 @@ import type { Config } from './config/index.js';
 import { createHttpApp, type HttpServices } from './http/index.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
+import { GatewayError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
@@ -152,7 +153,15 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   upgrades.add('/v1/phone', hub.handleUpgrade);
   upgrades.add('/v1/live', liveSockets.handleUpgrade);
   upgrades.add('/v1/calls/{callId}/media', mediaSockets.handleUpgrade);
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer(
+    getRequestListener(app.fetch, {
+      // A request Node parsed but whose Host or target makes no URL never reaches the app.
+      errorHandler: (err) =>
+        err instanceof RequestError
+          ? Response.json(new GatewayError('VALIDATION_ERROR', 'The request target or Host header is not valid').toBody(), { status: 400 })
+          : undefined,
+    }),
+  );
   server.on('upgrade', upgrades.handle);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();

@@ -46,7 +46,7 @@ describe('error responses', () => {
     for (const [method, path, raw] of [
       ['PUT', '/v1/settings', '{bad'],
       ['PUT', '/v1/settings', '{"publicUrl": "https://a.example",}'],
-      ['PUT', '/v1/settings', ''],
+      ['PUT', '/v1/settings', '   '],
       ['POST', '/v1/api-keys', '{"name": "x"'],
       ['POST', '/v1/api-keys', 'name=x'],
     ] as const) {
@@ -54,6 +54,16 @@ describe('error responses', () => {
       expect(res.status, `${method} ${path} ${JSON.stringify(raw)}: ${show(res)}`).toBe(400);
       expect(res.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
     }
+  });
+
+  it('takes a JSON request with no body at all as one with no fields', async () => {
+    const before = (await g.api('GET', '/v1/settings')).body;
+    const put = await g.api('PUT', '/v1/settings', undefined, { raw: '' });
+    expect(put.status, show(put)).toBe(200);
+    expect(put.body).toEqual(before);
+    const key = await g.api('POST', '/v1/api-keys', undefined, { raw: '' });
+    expect(key.status, show(key)).toBe(400);
+    expect(key.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['body.name']);
   });
 
   it('answers a body that is not sent as JSON with 400 VALIDATION_ERROR', async () => {

@@ -45,3 +45,26 @@ describe('WebSocket upgrades with a malformed target', () => {
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 });
+
+/** Sends a plain request with this target and Host header; returns status and body. */
+function rawRequest(port: number, target: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), body: text.split('\r\n\r\n')[1] ?? '' }));
+  });
+}
+
+describe('plain requests whose Host or target makes no URL', () => {
+  it('get 400 in the error shape', async () => {
+    g = await startTestGateway();
+    for (const host of ['[::1', 'a:99999']) {
+      const res = await rawRequest(g.port, '/health', host);
+      expect(res.status, host).toBe(400);
+      expect(JSON.parse(res.body), host).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
+    }
+    expect((await g.api('GET', '/health')).status).toBe(200);
+  });
+});
