@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from './api';
+import { useCallAction } from './call-action';
 import { useDevices } from './context';
 import { deviceName } from './format';
 import { useLive } from './live';
@@ -40,19 +41,7 @@ export function IncomingCalls({ currentPath }: { currentPath: string }) {
 }
 
 function RingingToast({ call, phone }: { call: Call; phone: string }) {
-  const [busy, setBusy] = useState<'answer' | 'reject' | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const act = (action: 'answer' | 'reject') => {
-    setBusy(action);
-    setError(null);
-    api.act(call.id, action).then(
-      () => setBusy(null),
-      (err: unknown) => {
-        setBusy(null);
-        setError(err);
-      },
-    );
-  };
+  const { busy, error, act } = useCallAction(call.id);
   return (
     <section className="toast" aria-label={`Incoming call from ${call.remoteNumber}`}>
       <div className="toast-ring" aria-hidden="true" />

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api';
 import { LiveAudio } from '../audio/live-audio';
+import { useCallAction } from '../call-action';
 import { useDevices } from '../context';
 import { clockTime, deviceName, eventLabel, fullTime } from '../format';
 import { LIMITS } from '../limits';
@@ -189,22 +190,8 @@ const summarize = (payload: Record<string, unknown>): string =>
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(', ');
 
-type Action = 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold';
-
 function Controls({ call }: { call: Call }) {
-  const [busy, setBusy] = useState<Action | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const act = (action: Action) => {
-    setBusy(action);
-    setError(null);
-    api.act(call.id, action).then(
-      () => setBusy(null),
-      (err: unknown) => {
-        setBusy(null);
-        setError(err);
-      },
-    );
-  };
+  const { busy, error, act } = useCallAction(call.id);
   const ringingIn = call.direction === 'incoming' && call.state === 'ringing';
   const final = FINAL_STATES.has(call.state);
   return (
