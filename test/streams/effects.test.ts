@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandMessage, PhoneSimulator } from '../../src/simulator/index.js';
 import { callInState, eventually, getCall, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
-import { agent, closedPort, placeCall, refusingServer, streamInfo, TONE, type Json, type StreamInfoBody } from './helpers.js';
+import { agent, closedPort, liveRawCall, placeCall, refusingServer, streamInfo, TONE, type Json, type StreamInfoBody } from './helpers.js';
 
 const t = testScope();
 
@@ -47,13 +47,7 @@ describe('stream effects', () => {
   });
 
   it('hangs up the call when the agent closes its socket', async () => {
-    const g = await t.gateway();
-    const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });
-    const a = await agent(t);
-    const { call } = await placeCall(g, phone, { stream: { url: a.url } });
-    const conn = await a.connection();
-    await conn.message((m) => m.type === 'start');
-    await callInState(g, call.id, 'active');
+    const { g, phone, conn, call } = await liveRawCall(t);
     await conn.close(1000);
     const hangup = await commandSeen(phone, 'hangup', 3000);
     expect(hangup.callId).toBe(call.id);
@@ -92,13 +86,7 @@ describe('stream effects', () => {
   });
 
   it('DELETE /stream answers 204, closes the agent socket and lets the call go on', async () => {
-    const g = await t.gateway();
-    const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 } });
-    const a = await agent(t);
-    const { call } = await placeCall(g, phone, { stream: { url: a.url } });
-    const conn = await a.connection();
-    await conn.message((m) => m.type === 'start');
-    await callInState(g, call.id, 'active');
+    const { g, phone, a, conn, call } = await liveRawCall(t, { audio: TONE });
 
     const del = await g.api('DELETE', `/v1/calls/${call.id}/stream`);
     expect(del.status, show(del)).toBe(204);

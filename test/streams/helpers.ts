@@ -4,7 +4,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { openSocket, show, type Call, type Scope } from '../helpers/phones.js';
+import { callInState, openSocket, show, type Call, type Scope } from '../helpers/phones.js';
 
 // Protocol messages are read field by field in assertions; `unknown` would only add casts.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -283,4 +283,16 @@ export function samples(pcm: Buffer): number[] {
   const out: number[] = [];
   for (let i = 0; i + 1 < pcm.length; i += 2) out.push(pcm.readInt16LE(i));
   return out;
+}
+
+/** A gateway, a phone that answers at once, and a call streamed in raw format to a fake agent: started and active. */
+export async function liveRawCall(t: Scope, phoneOptions: Parameters<Scope['phone']>[1] = {}): Promise<{ g: TestGateway; phone: PhoneSimulator; a: FakeAgent; conn: PeerSocket; call: Call }> {
+  const g = await t.gateway();
+  const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 }, ...phoneOptions });
+  const a = await agent(t);
+  const { call } = await placeCall(g, phone, { stream: { url: a.url } });
+  const conn = await a.connection();
+  await conn.message((m) => m.type === 'start');
+  await callInState(g, call.id, 'active');
+  return { g, phone, a, conn, call };
 }

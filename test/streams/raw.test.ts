@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES, PCM_FORMAT } from '../../src/audio/index.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { callInState, eventually, testScope } from '../helpers/phones.js';
-import { agent, constantPcm, nonZeroSamples, placeCall, rampPcm, samples, streamInfo, TONE, toneFrames, unstamped } from './helpers.js';
+import { agent, constantPcm, liveRawCall, nonZeroSamples, placeCall, rampPcm, samples, streamInfo, TONE, toneFrames, unstamped } from './helpers.js';
 
 const t = testScope();
 
@@ -56,13 +56,7 @@ describe('raw stream format', () => {
   });
 
   it('plays agent binary of any (odd) length to the phone in order, byte for byte', async () => {
-    const g = await t.gateway();
-    const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });
-    const a = await agent(t);
-    const { call } = await placeCall(g, phone, { stream: { url: a.url } });
-    const conn = await a.connection();
-    await conn.message((m) => m.type === 'start');
-    await callInState(g, call.id, 'active');
+    const { phone, conn } = await liveRawCall(t);
 
     // 2000 samples (4000 bytes) cut into chunks of odd lengths, so samples straddle messages.
     const pcm = rampPcm(2000);
@@ -83,13 +77,7 @@ describe('raw stream format', () => {
   });
 
   it('{type:"clear"} drops the audio not yet played', async () => {
-    const g = await t.gateway();
-    const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });
-    const a = await agent(t);
-    const { call } = await placeCall(g, phone, { stream: { url: a.url } });
-    const conn = await a.connection();
-    await conn.message((m) => m.type === 'start');
-    await callInState(g, call.id, 'active');
+    const { phone, conn } = await liveRawCall(t);
 
     conn.sendBinary(constantPcm(16000 * 3, 500)); // 3 s = 150 frames
     await phone.waitFor((s) => s.received.frames >= 5, 5000);
@@ -117,13 +105,7 @@ describe('raw stream format', () => {
 
 describe('pacing', () => {
   it('hands the phone one 640-byte frame per 20 ms, even when 2 s of audio arrive at once', async () => {
-    const g = await t.gateway();
-    const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });
-    const a = await agent(t);
-    const { call } = await placeCall(g, phone, { stream: { url: a.url } });
-    const conn = await a.connection();
-    await conn.message((m) => m.type === 'start');
-    await callInState(g, call.id, 'active');
+    const { phone, conn } = await liveRawCall(t);
 
     conn.sendBinary(constantPcm(16000 * 2, 1000)); // 2 s = 100 frames
     await phone.waitFor((s) => s.received.frames >= 100, 6000);
