@@ -5,6 +5,7 @@ import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { callInState, openSocket, show, type Call, type Scope } from '../helpers/phones.js';
+import { Recorded } from '../helpers/recorded.js';
 
 // Protocol messages are read field by field in assertions; `unknown` would only add casts.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,51 +28,6 @@ export function toneFrames(count: number): Buffer[] {
 
 /** Frames minus their stamp bytes (what a stamped frame has in common with the tone). */
 export const unstamped = (frame: Buffer): Buffer => frame.subarray(STAMP_BYTES);
-
-interface Waiter<T> {
-  test: (v: T) => boolean;
-  resolve: (v: T) => void;
-}
-
-/** Something that records items and lets a test await one that matches. */
-class Recorded<T> {
-  readonly items: T[] = [];
-  private readonly waiters = new Set<Waiter<T>>();
-
-  add(item: T): void {
-    this.items.push(item);
-    for (const w of [...this.waiters]) {
-      if (w.test(item)) {
-        this.waiters.delete(w);
-        w.resolve(item);
-      }
-    }
-  }
-
-  /** The first item (already recorded or still to come) that passes `test`. */
-  next(test: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-    const seen = this.items.find(test);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return this.nextNew(test, timeoutMs, what);
-  }
-
-  nextNew(test: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter<T> = {
-        test,
-        resolve: (v) => {
-          clearTimeout(timer);
-          resolve(v);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        reject(new Error(`${what}: nothing matching within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
-  }
-}
 
 /** One socket the gateway opened to a fake agent (or a media socket the test opened). */
 export class PeerSocket {

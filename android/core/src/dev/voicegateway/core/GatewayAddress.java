@@ -23,6 +23,7 @@ public final class GatewayAddress {
     public static GatewayAddress parse(String text) throws IllegalArgumentException {
         if (text == null || text.trim().isEmpty()) throw new IllegalArgumentException("The gateway address is empty.");
         String t = text.trim();
+        if (!t.contains("://")) throw new IllegalArgumentException("The gateway address must start with http:// or https:// (got " + t + ").");
         URI uri;
         try {
             uri = new URI(t);

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.json.JSONException;
@@ -181,6 +183,29 @@ public final class PhoneClient {
                 publish();
             }
         });
+    }
+
+    /**
+     * Stops for good, as when the app's process ends: closes the socket (1001) and lets go of the
+     * platform's calls and audio. Waits up to two seconds for that to happen on the clock's thread.
+     */
+    public void shutdown() {
+        final CountDownLatch done = new CountDownLatch(1);
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                disconnect(WebSocketClient.GOING_AWAY, "app stops");
+                telephony.setListener(null);
+                audio.setListener(null);
+                started = false;
+                done.countDown();
+            }
+        });
+        try {
+            done.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

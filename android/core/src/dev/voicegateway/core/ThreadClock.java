@@ -22,6 +22,8 @@ public final class ThreadClock implements Clock {
         });
         // Cancelled timers (reconnects, ack deadlines) must not pile up in the queue.
         executor.setRemoveOnCancelPolicy(true);
+        // After shutdown nothing more runs: a stopped core must not reconnect from an old timer.
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     @Override

@@ -1,0 +1,28 @@
+package dev.voicegateway.jvm;
+
+import dev.voicegateway.core.PhoneClient;
+
+/** --timings health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms: shorter intervals for tests. */
+final class Timings {
+    private Timings() {
+    }
+
+    static PhoneClient.Config apply(PhoneClient.Config c, String spec) {
+        if (spec == null || spec.isEmpty()) return c;
+        for (String part : spec.split(",")) {
+            String[] kv = part.split("=", 2);
+            if (kv.length != 2) throw new IllegalArgumentException("--timings: expected name=ms, got " + part);
+            long ms = Long.parseLong(kv[1].trim());
+            String k = kv[0].trim();
+            if (k.equals("health")) c.healthIntervalMs = ms;
+            else if (k.equals("ping")) c.pingIntervalMs = ms;
+            else if (k.equals("liveness")) c.livenessTimeoutMs = ms;
+            else if (k.equals("welcome")) c.welcomeTimeoutMs = ms;
+            else if (k.equals("probe")) c.probeTimeoutMs = ms;
+            else if (k.equals("backoff")) c.backoffInitialMs = ms;
+            else if (k.equals("backoffMax")) c.backoffMaxMs = ms;
+            else throw new IllegalArgumentException("--timings: unknown name " + k);
+        }
+        return c;
+    }
+}

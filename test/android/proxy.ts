@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+
+/**
+ * A TCP proxy in front of a gateway, between it and a phone: it can stop passing the gateway's bytes
+ * to the phone (acks lost on the way), cut every connection (a lost network) and refuse new ones
+ * (a gateway that is down). With `tls`, it terminates TLS like a reverse proxy would.
+ */
+export class TcpProxy {
+  /** Connections accepted, refused ones included. */
+  accepted = 0;
+  /** Date.now() of every connection attempt. */
+  readonly attempts: number[] = [];
+  private refusing = false;
+  private holding = false;
+  private readonly open = new Set<Socket>();
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly port: number,
+  ) {}
+
+  static async start(target: string, options: { tls?: { pfx: Buffer; passphrase: string } } = {}): Promise<TcpProxy> {
+    const { hostname, port: targetPort } = new URL(target);
+    let proxy: TcpProxy | undefined;
+    const onClient = (client: Socket): void => proxy?.connect(client, hostname, Number(targetPort));
+    const server = options.tls ? tls.createServer({ pfx: options.tls.pfx, passphrase: options.tls.passphrase }, onClient) : net.createServer(onClient);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    return proxy;
+  }
+
+  url(host = '127.0.0.1', scheme = 'http'): string {
+    return `${scheme}://${host}:${this.port}`;
+  }
+
+  private connect(client: Socket, host: string, port: number): void {
+    this.accepted += 1;
+    this.attempts.push(Date.now());
+    client.on('error', () => undefined);
+    if (this.refusing) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(port, host);
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!this.holding) client.write(chunk);
+    });
+    this.open.add(client);
+    client.on('close', () => this.open.delete(client));
+  }
+
+  /** Stops (true) or resumes passing the gateway's bytes to the phones; held bytes are lost. */
+  holdDownstream(hold: boolean): void {
+    this.holding = hold;
+  }
+
+  /** Drops every open connection without a close frame. */
+  cut(): void {
+    for (const s of this.open) s.destroy();
+    this.open.clear();
+  }
+
+  /** New connections are closed at once (true) or passed on again (false). */
+  refuse(refusing: boolean): void {
+    this.refusing = refusing;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A self-signed certificate made with the JDK's keytool: PKCS#12 for the server, PEM for the phone to trust. */
+export function selfSignedCertificate(san: string): { pfx: Buffer; passphrase: string; pemFile: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vg-cert-'));
+  const p12 = path.join(dir, 'server.p12');
+  const pemFile = path.join(dir, 'server.pem');
+  const passphrase = 'test-passphrase';
+  execFileSync('keytool', ['-genkeypair', '-keystore', p12, '-storetype', 'PKCS12', '-storepass', passphrase, '-keypass', passphrase, '-alias', 'gw',
+    '-keyalg', 'RSA', '-keysize', '2048', '-validity', '2', '-dname', 'CN=Voice Gateway test', '-ext', `SAN=${san}`], { stdio: 'pipe' });
+  execFileSync('keytool', ['-exportcert', '-rfc', '-keystore', p12, '-storepass', passphrase, '-alias', 'gw', '-file', pemFile], { stdio: 'pipe' });
+  return { pfx: readFileSync(p12), passphrase, pemFile };
+}
