@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,11 +65,19 @@ function compile(name: string, sources: string[], dest: string, flags: string[])
   const stamp = path.join(OUT, `${name}.stamp`);
   const digest = hash.digest('hex');
   if (existsSync(stamp) && existsSync(dest) && readFileSync(stamp, 'utf8') === digest) return;
+  // Compiled beside the destination and renamed into place, so a reader never sees half a build.
+  const fresh = `${dest}.${process.pid}.tmp`;
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  if (sources.length > 0) {
+    const result = spawnSync('javac', [...flags, '-encoding', 'UTF-8', '-d', fresh, ...sources], { encoding: 'utf8' });
+    if (result.status !== 0) {
+      rmSync(fresh, { recursive: true, force: true });
+      throw new Error(`javac (${name}) failed:\n${result.stdout}${result.stderr}`);
+    }
+  }
   rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-  if (sources.length === 0) return writeFileSync(stamp, digest);
-  const result = spawnSync('javac', [...flags, '-encoding', 'UTF-8', '-d', dest, ...sources], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`javac (${name}) failed:\n${result.stdout}${result.stderr}`);
+  renameSync(fresh, dest);
   writeFileSync(stamp, digest);
 }
 
@@ -93,7 +101,7 @@ export function compileHost(): HostBuild {
   // The very flags of the APK's build: Java 8 source and target, API 23 as the whole platform.
   compile('core', javaFiles(path.join(ANDROID, 'core/src')), core, ['-source', '8', '-target', '8', '-Xlint:-options', '-bootclasspath', jars.androidJar]);
   compile('jvm', javaFiles(path.join(ANDROID, 'jvm/src')), jvm, ['--release', '8', '-Xlint:-options', '-cp', [core, jars.json].join(':')]);
-  compile('tests', javaFiles(path.join(ANDROID, 'core/test')), tests, ['--release', '8', '-Xlint:-options', '-cp', [core, jvm, jars.json, jars.junit, jars.hamcrest].join(':')]);
+  compile('tests', [...javaFiles(path.join(ANDROID, 'core/test')), ...javaFiles(path.join(ANDROID, 'jvm/test'))], tests, ['--release', '8', '-Xlint:-options', '-cp', [core, jvm, jars.json, jars.junit, jars.hamcrest].join(':')]);
   return {
     core,
     jvm,
@@ -104,12 +112,14 @@ export function compileHost(): HostBuild {
   };
 }
 
-/** The JUnit test classes (every *Test.java under android/core/test). */
+/** The JUnit test classes: every *Test.java under android/core/test and android/jvm/test. */
 export function junitClasses(): string[] {
-  const dir = path.join(ANDROID, 'core/test');
-  return javaFiles(dir)
-    .filter((f) => f.endsWith('Test.java'))
-    .map((f) => path.relative(dir, f).replace(/\.java$/, '').split(path.sep).join('.'));
+  return ['core/test', 'jvm/test'].flatMap((sub) => {
+    const dir = path.join(ANDROID, sub);
+    return javaFiles(dir)
+      .filter((f) => f.endsWith('Test.java'))
+      .map((f) => path.relative(dir, f).replace(/\.java$/, '').split(path.sep).join('.'));
+  });
 }
 
 export function newest(dir: string): number {

@@ -24,11 +24,11 @@ export class TcpProxy {
     readonly port: number,
   ) {}
 
-  static async start(target: string, options: { tls?: { pfx: Buffer; passphrase: string } } = {}): Promise<TcpProxy> {
+  static async start(target: string, options: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<TcpProxy> {
     const { hostname, port: targetPort } = new URL(target);
     let proxy: TcpProxy | undefined;
     const onClient = (client: Socket): void => proxy?.connect(client, hostname, Number(targetPort));
-    const server = options.tls ? tls.createServer({ pfx: options.tls.pfx, passphrase: options.tls.passphrase }, onClient) : net.createServer(onClient);
+    const server = options.tls ? tls.createServer({ key: options.tls.key, cert: options.tls.cert }, onClient) : net.createServer(onClient);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
     return proxy;
@@ -80,14 +80,12 @@ export class TcpProxy {
   }
 }
 
-/** A self-signed certificate made with the JDK's keytool: PKCS#12 for the server, PEM for the phone to trust. */
-export function selfSignedCertificate(san: string): { pfx: Buffer; passphrase: string; pemFile: string } {
+/** A self-signed certificate (openssl): key and certificate for a server, and the PEM file a phone can be told to trust. */
+export function selfSignedCertificate(san: string): { key: Buffer; cert: Buffer; pemFile: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'vg-cert-'));
-  const p12 = path.join(dir, 'server.p12');
+  const keyFile = path.join(dir, 'server.key');
   const pemFile = path.join(dir, 'server.pem');
-  const passphrase = 'test-passphrase';
-  execFileSync('keytool', ['-genkeypair', '-keystore', p12, '-storetype', 'PKCS12', '-storepass', passphrase, '-keypass', passphrase, '-alias', 'gw',
-    '-keyalg', 'RSA', '-keysize', '2048', '-validity', '2', '-dname', 'CN=Voice Gateway test', '-ext', `SAN=${san}`], { stdio: 'pipe' });
-  execFileSync('keytool', ['-exportcert', '-rfc', '-keystore', p12, '-storepass', passphrase, '-alias', 'gw', '-file', pemFile], { stdio: 'pipe' });
-  return { pfx: readFileSync(p12), passphrase, pemFile };
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', pemFile,
+    '-days', '2', '-subj', '/CN=Voice Gateway test', '-addext', `subjectAltName=${san}`], { stdio: 'pipe' });
+  return { key: readFileSync(keyFile), cert: readFileSync(pemFile), pemFile };
 }

@@ -105,15 +105,18 @@ public final class Main {
             return 1;
         }
         client.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+        // Ctrl-C or SIGTERM: close the socket properly before the JVM ends (its exit status is then 130 or 143).
+        final Thread hook = new Thread(new Runnable() {
             @Override
             public void run() {
-                stopReason = "stopping (signal)";
-                stopped.countDown();
+                say("stopping (signal)");
+                client.shutdown();
             }
-        }));
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
         if (control != null) control.start();
         stopped.await();
+        Runtime.getRuntime().removeShutdownHook(hook);
         say(stopReason);
         client.shutdown();
         return 0;

@@ -1,0 +1,219 @@
+package dev.voicegateway.jvm;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import dev.voicegateway.core.TlsConfig;
+import dev.voicegateway.core.ws.HandshakeException;
+import dev.voicegateway.core.ws.WebSocketClient;
+import java.net.URI;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.junit.Test;
+
+/**
+ * The core's RFC 6455 client against real servers that the Node test (test/android/junit.test.ts)
+ * starts: an echo server on `ws`, a server refusing the upgrade, a raw TCP server that breaks the
+ * protocol, and a `wss` server with a self-signed certificate for "localhost".
+ */
+public class WebSocketClientTest {
+    private static final Map<String, String> NO_HEADERS = Collections.emptyMap();
+
+    private static String env(String name) {
+        String v = System.getenv(name);
+        assertNotNull(name + " is set by test/android/junit.test.ts (run the JUnit tests with npm test)", v);
+        return v;
+    }
+
+    /** Everything a client's listener heard, in order. */
+    static final class Heard implements WebSocketClient.Listener {
+        final LinkedBlockingQueue<Object> items = new LinkedBlockingQueue<Object>();
+        volatile int closeCode;
+        volatile String closeReason;
+        volatile Exception closeError;
+        final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public void onText(WebSocketClient ws, String text) {
+            items.add(text);
+        }
+
+        @Override
+        public void onBinary(WebSocketClient ws, byte[] data) {
+            items.add(data);
+        }
+
+        @Override
+        public void onPong(WebSocketClient ws) {
+            items.add("<pong>");
+        }
+
+        @Override
+        public void onClose(WebSocketClient ws, int code, String reason, Exception error) {
+            closeCode = code;
+            closeReason = reason;
+            closeError = error;
+            closed.countDown();
+        }
+
+        Object next() throws InterruptedException {
+            Object o = items.poll(5, TimeUnit.SECONDS);
+            assertNotNull("nothing heard within 5 s", o);
+            return o;
+        }
+
+        void awaitClose() throws InterruptedException {
+            assertTrue("no close within 5 s", closed.await(5, TimeUnit.SECONDS));
+        }
+    }
+
+    private static WebSocketClient open(String url, Heard heard) throws Exception {
+        WebSocketClient ws = WebSocketClient.connect(URI.create(url), NO_HEADERS, Tls.config(null), new WebSocketClient.Options());
+        ws.start(heard);
+        return ws;
+    }
+
+    @Test
+    public void echoesTextAndBinaryOfEverySize() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient ws = open(env("WS_ECHO_URL"), heard);
+        ws.sendText("héllo ✓");
+        assertEquals("héllo ✓", heard.next());
+        for (int size : new int[] {0, 1, 125, 126, 640, 65535, 65536, 200000}) {
+            byte[] data = new byte[size];
+            for (int i = 0; i < size; i++) data[i] = (byte) (i * 31);
+            WebSocketClient.Options o = new WebSocketClient.Options();
+            assertTrue(size <= o.maxQueuedAudioBytes ? ws.sendBinary(data) : ws.sendText(new String(new char[size]).replace('\0', 'x')));
+            Object back = heard.next();
+            if (size <= o.maxQueuedAudioBytes) assertArrayEquals("binary of " + size, data, (byte[]) back);
+            else assertEquals("text of " + size, size, ((String) back).length());
+        }
+        ws.close(1000, "done");
+        heard.awaitClose();
+        assertEquals(1000, heard.closeCode);
+        assertNull(heard.closeError);
+    }
+
+    @Test
+    public void joinsAFragmentedMessageAndAnswersPings() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient ws = open(env("WS_ECHO_URL"), heard);
+        ws.sendText("fragment");
+        assertEquals("hello, fragmented world", heard.next());
+        ws.sendText("ping-me");
+        assertEquals("pong-received", heard.next());
+        ws.ping();
+        assertEquals("<pong>", heard.next());
+        ws.close(1000, "");
+        heard.awaitClose();
+    }
+
+    @Test
+    public void theServersCloseCodeAndReasonReachTheListenerAndOursReachTheServer() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient ws = open(env("WS_ECHO_URL"), heard);
+        ws.sendText("close-4001");
+        heard.awaitClose();
+        assertEquals(4001, heard.closeCode);
+        assertEquals("revoked", heard.closeReason);
+        assertNull(heard.closeError);
+
+        Heard second = new Heard();
+        WebSocketClient closer = open(env("WS_ECHO_URL"), second);
+        closer.close(4321, "phone stops");
+        second.awaitClose();
+        Heard third = new Heard();
+        WebSocketClient asker = open(env("WS_ECHO_URL"), third);
+        asker.sendText("last-close");
+        assertEquals("4321 phone stops", third.next());
+        asker.close(1000, "");
+    }
+
+    @Test
+    public void refusesInvalidUtf8AndOversizedMessagesWithTheRightCodes() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient ws = open(env("WS_ECHO_URL"), heard);
+        ws.sendText("bad-utf8");
+        heard.awaitClose();
+        assertEquals(1007, heard.closeCode);
+
+        Heard big = new Heard();
+        WebSocketClient.Options small = new WebSocketClient.Options();
+        small.maxMessageBytes = 1000;
+        WebSocketClient ws2 = WebSocketClient.connect(URI.create(env("WS_ECHO_URL")), NO_HEADERS, Tls.config(null), small);
+        ws2.start(big);
+        ws2.sendText("send-2000");
+        big.awaitClose();
+        assertEquals(1009, big.closeCode);
+    }
+
+    @Test
+    public void aMaskedFrameFromTheServerIsAProtocolError() throws Exception {
+        Heard heard = new Heard();
+        open(env("WS_RAW_URL"), heard);
+        heard.awaitClose();
+        assertEquals(1002, heard.closeCode);
+    }
+
+    @Test
+    public void aRefusedUpgradeCarriesItsStatusAndBody() throws Exception {
+        try {
+            WebSocketClient.connect(URI.create(env("WS_REFUSE_URL")), Collections.singletonMap("Authorization", "Bearer nope"),
+                    Tls.config(null), new WebSocketClient.Options());
+            fail("upgrade accepted");
+        } catch (HandshakeException e) {
+            assertEquals(401, e.status);
+            assertTrue(e.body, e.body.contains("UNAUTHORIZED"));
+        }
+    }
+
+    @Test
+    public void wssChecksTheCertificateAndTheHostName() throws Exception {
+        String port = env("WSS_PORT");
+        TlsConfig trusting = Tls.config(env("WSS_TRUST"));
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(URI.create("wss://localhost:" + port + "/"), NO_HEADERS, trusting, new WebSocketClient.Options());
+        ws.start(heard);
+        ws.sendText("over TLS");
+        assertEquals("over TLS", heard.next());
+        ws.close(1000, "");
+        heard.awaitClose();
+
+        try {
+            WebSocketClient.connect(URI.create("wss://127.0.0.1:" + port + "/"), NO_HEADERS, trusting, new WebSocketClient.Options());
+            fail("a certificate for localhost was accepted for 127.0.0.1");
+        } catch (SSLPeerUnverifiedException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("127.0.0.1"));
+        }
+        try {
+            WebSocketClient.connect(URI.create("wss://localhost:" + port + "/"), NO_HEADERS, Tls.config(null), new WebSocketClient.Options());
+            fail("an untrusted certificate was accepted");
+        } catch (javax.net.ssl.SSLHandshakeException e) {
+            // expected: the self-signed certificate is not among the JVM's trusted roots
+        }
+    }
+
+    @Test
+    public void audioBeyondASecondWaitingIsDroppedNotQueued() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient.Options o = new WebSocketClient.Options();
+        WebSocketClient ws = WebSocketClient.connect(URI.create(env("WS_ECHO_URL")), NO_HEADERS, Tls.config(null), o);
+        // Not started: nothing is written, so the queue fills as it would behind a stalled network.
+        byte[] frame = new byte[640];
+        int accepted = 0;
+        for (int i = 0; i < 100; i++) if (ws.sendBinary(frame)) accepted++;
+        assertTrue("accepted " + accepted, accepted > 0 && accepted < 100);
+        assertEquals(100 - accepted, ws.droppedFrames());
+        assertTrue(ws.queuedBytes() <= o.maxQueuedAudioBytes);
+        ws.start(heard);
+        ws.close(1000, "");
+        heard.awaitClose();
+    }
+}
