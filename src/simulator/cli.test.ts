@@ -73,7 +73,7 @@ describe('voice-gateway phone', () => {
     await gw.command('dial', 'call-5', { to: '+1555' });
     await cli.until(/call call-5 outgoing \+1555: ended \(call\.disconnected \{"cause":"busy"\}\)/);
     expect(await gw.command('answer', 'call-5')).toMatchObject({ ok: false });
-    await cli.until(/refused: INVALID_STATE/);
+    await cli.until(/refused: NO_CALL/);
     cli.stop();
     await cli.done;
     expect(gw.pairRequests).toHaveLength(0);

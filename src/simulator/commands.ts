@@ -30,8 +30,9 @@ const event = (e: PhoneEventName, state: CallState, payload: Record<string, unkn
 
 /**
  * What a phone does with a command, given its current call: the refusal for the `ack`, or the
- * effect to apply after a positive `ack`. Codes follow contract.md (DEVICE_BUSY, INVALID_STATE);
- * BAD_COMMAND is the phone's own code for a command it cannot read.
+ * effect to apply after a positive `ack`. The codes are the phone's refusal codes of
+ * docs/phone-protocol.md, the same as the Android app's: DEVICE_BUSY and INVALID_STATE mean what they
+ * mean in contract.md, NO_CALL that the phone has no call of that id, BAD_COMMAND a command it cannot read.
  */
 export function decideCommand(
   call: Readonly<SimCall> | null,
@@ -49,7 +50,7 @@ export function decideCommand(
   }
   // An incoming call has no callId until its event.ack; a command naming a call then means this one.
   if (!call || (call.callId !== undefined && call.callId !== cmd.callId)) {
-    return refuse('INVALID_STATE', `the phone has no call ${cmd.callId}`);
+    return refuse('NO_CALL', `the phone has no call ${cmd.callId}`);
   }
   const ringingIncoming = call.direction === 'incoming' && call.state === 'ringing';
   switch (cmd.action) {

@@ -251,7 +251,7 @@ describe('commands', () => {
     await gw.command('dtmf', 'call-1', { digits: '*9' });
     expect(sim.dtmfDigits).toBe('12#*9');
     expect(await gw.command('dtmf', 'call-1', { digits: 'abc' })).toMatchObject({ ok: false, error: { code: 'BAD_COMMAND' } });
-    expect(await gw.command('hold', 'other-call')).toMatchObject({ ok: false, error: { code: 'INVALID_STATE' } });
+    expect(await gw.command('hold', 'other-call')).toMatchObject({ ok: false, error: { code: 'NO_CALL' } });
     await gw.command('hangup', 'call-1');
     await waitEvent('call.disconnected');
     expect(eventsAt().map((e) => e['event'])).toEqual([
@@ -265,10 +265,10 @@ describe('commands', () => {
     expect(sim.commands.map((c) => c.action)).toEqual(['dial', 'unhold', 'hold', 'dtmf', 'unhold', 'dtmf', 'dtmf', 'hold', 'hangup']);
   });
 
-  it('answer without a ringing incoming call is refused with INVALID_STATE', async () => {
+  it('a command for a call the phone does not have is refused with NO_CALL', async () => {
     const sim = phone();
     await sim.connect();
-    expect(await gw.command('answer', 'call-9')).toMatchObject({ ok: false, error: { code: 'INVALID_STATE' } });
+    expect(await gw.command('answer', 'call-9')).toMatchObject({ ok: false, error: { code: 'NO_CALL' } });
     expect(await gw.command('frobnicate', 'call-9')).toMatchObject({ ok: false, error: { code: 'BAD_COMMAND' } });
   });
 
