@@ -1,0 +1,41 @@
+package dev.voicegateway.app.ui;
+
+import android.content.Context;
+import dev.voicegateway.app.R;
+import dev.voicegateway.core.PhoneStatus;
+import dev.voicegateway.core.Protocol;
+
+/** The status screen's and the service notification's words for the core's state. */
+public final class StatusTexts {
+    private StatusTexts() {
+    }
+
+    /** The connection in words; {@code countdown} adds the seconds to the next attempt (for a screen that ticks). */
+    public static String link(Context c, PhoneStatus s, boolean countdown) {
+        switch (s.link) {
+            case UNPAIRED: return c.getString(R.string.link_unpaired);
+            case STOPPED: return c.getString(R.string.link_stopped);
+            case CONNECTING: return c.getString(R.string.link_connecting);
+            case CONNECTED: return c.getString(R.string.link_connected);
+            default:
+                if (!countdown) return c.getString(R.string.link_retrying_soon);
+                // retryAt is the core clock's elapsed time: ThreadClock counts System.nanoTime() in ms.
+                long seconds = Math.max(0, (s.retryAt - System.nanoTime() / 1000000L + 999) / 1000);
+                return c.getString(R.string.link_retrying, seconds);
+        }
+    }
+
+    public static String audio(Context c, String state) {
+        if (Protocol.AUDIO_RUNNING.equals(state)) return c.getString(R.string.audio_running);
+        if (Protocol.AUDIO_STOPPED.equals(state)) return c.getString(R.string.audio_stopped);
+        return c.getString(R.string.audio_pairing_required);
+    }
+
+    public static String call(Context c, PhoneStatus.CallSummary call) {
+        if (call == null) return c.getString(R.string.call_none);
+        String number = call.remoteNumber == null || call.remoteNumber.isEmpty() ? c.getString(R.string.unknown_number) : call.remoteNumber;
+        String direction = c.getString("incoming".equals(call.direction) ? R.string.direction_incoming : R.string.direction_outgoing);
+        String text = c.getString(R.string.call_summary, direction, number, call.state);
+        return call.callId == null ? text : text + "\n" + call.callId;
+    }
+}
