@@ -110,14 +110,10 @@ public final class VoiceGatewayApp extends Application {
         GatewayService.start(this);
     }
 
-    /**
-     * "Connect now" on the status screen: start when stopped, or skip the rest of the backoff when
-     * waiting to retry. The core has no public "retry now"; its networkChanged() does exactly that
-     * while it waits to retry (and reports health plus re-checks the socket otherwise).
-     */
+    /** "Connect now" on the status screen: start when stopped, or skip the rest of the backoff. */
     public void connectNow() {
-        if (client.status().link == PhoneStatus.Link.WAITING_TO_RETRY) client.networkChanged();
         startGateway();
+        client.reconnect();
     }
 
     /** Runs on the main thread (now, if already there). */

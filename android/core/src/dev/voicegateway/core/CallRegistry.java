@@ -21,6 +21,11 @@ public final class CallRegistry {
     static final String FILE = "calls.json";
     /** How long a dial may take to show up as a platform call before it counts as failed. */
     public static final long DIAL_TIMEOUT_MS = 10000;
+    /**
+     * After a restart of the app, how long a stored call may take to reappear on the platform before
+     * it counts as ended: Telecom binds the in-call service again a moment after the app starts.
+     */
+    public static final long RESTORE_GRACE_MS = 5000;
 
     /** Receives every event the registry makes, already complete, in order. */
     public interface Events {
@@ -75,6 +80,8 @@ public final class CallRegistry {
     private final Events events;
     private final Log log;
     private final Map<String, TrackedCall> calls = new LinkedHashMap<String, TrackedCall>();
+    /** Platform calls seen since this registry started (a stored call that reappears is not ended). */
+    private final java.util.Set<String> seen = new java.util.HashSet<String>();
     private PendingDial pendingDial;
 
     public CallRegistry(Storage storage, Clock clock, Telephony telephony, Events events, Log log) {
@@ -87,19 +94,25 @@ public final class CallRegistry {
 
     /**
      * Loads what was stored and reconciles it with the platform's calls: a stored call the
-     * platform no longer has ended while the app was not running; a platform call nobody stored
-     * was not the gateway's.
+     * platform does not show again within {@link #RESTORE_GRACE_MS} ended while the app was not
+     * running; a platform call nobody stored was not the gateway's.
      */
     public void restore(List<NativeCall> platformCalls) {
         Map<String, NativeCall> now = new LinkedHashMap<String, NativeCall>();
         for (NativeCall c : platformCalls) now.put(c.id, c);
         for (TrackedCall stored : load()) calls.put(stored.nativeCallId, stored);
-        for (TrackedCall t : new ArrayList<TrackedCall>(calls.values())) {
-            if (!now.containsKey(t.nativeCallId)) {
-                NativeCall gone = new NativeCall(t.nativeCallId, t.incoming, t.number, TelecomStates.DISCONNECTED,
-                        TelecomStates.CAUSE_OTHER, "the call ended while the app was not running");
-                onCallChanged(gone);
-            }
+        for (final TrackedCall t : new ArrayList<TrackedCall>(calls.values())) {
+            if (now.containsKey(t.nativeCallId)) continue;
+            final int stateAtRestore = t.state;
+            clock.schedule(new Runnable() {
+                @Override
+                public void run() {
+                    // Still as stored and still unseen: Telecom never handed it back.
+                    if (calls.get(t.nativeCallId) != t || t.state != stateAtRestore || seen.contains(t.nativeCallId)) return;
+                    onCallChanged(new NativeCall(t.nativeCallId, t.incoming, t.number, TelecomStates.DISCONNECTED,
+                            TelecomStates.CAUSE_OTHER, "the call ended while the app was not running"));
+                }
+            }, RESTORE_GRACE_MS);
         }
         for (NativeCall c : now.values()) {
             if (!calls.containsKey(c.id)) {
@@ -115,6 +128,7 @@ public final class CallRegistry {
 
     /** The platform's call changed (or appeared). */
     public void onCallChanged(NativeCall now) {
+        seen.add(now.id);
         TrackedCall t = calls.get(now.id);
         if (t == null) {
             if (CallEvents.isFinal(now.state)) return;
@@ -225,6 +239,7 @@ public final class CallRegistry {
     /** Forgets every call (unpairing): they belonged to another gateway. */
     public void clear() {
         calls.clear();
+        seen.clear();
         if (pendingDial != null) pendingDial.deadline.cancel();
         pendingDial = null;
         save();

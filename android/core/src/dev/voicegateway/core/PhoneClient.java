@@ -128,18 +128,7 @@ public final class PhoneClient {
 
     /** Reconciles the calls the platform has, then connects when paired. */
     public void start() {
-        clock.execute(new Runnable() {
-            @Override
-            public void run() {
-                if (started) {
-                    if (link == PhoneStatus.Link.STOPPED) connectNow();
-                    return;
-                }
-                started = true;
-                calls.restore(telephony.calls());
-                connectNow();
-            }
-        });
+        // The listener first: a call that appears while the restore is queued is then queued behind it.
         telephony.setListener(new Telephony.Listener() {
             @Override
             public void onCallChanged(final NativeCall call) {
@@ -169,6 +158,28 @@ public final class PhoneClient {
                         publish();
                     }
                 });
+            }
+        });
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                if (started) {
+                    if (link == PhoneStatus.Link.STOPPED) connectNow();
+                    return;
+                }
+                started = true;
+                calls.restore(telephony.calls());
+                connectNow();
+            }
+        });
+    }
+
+    /** Connects now: after a stop, or instead of waiting for the next retry. */
+    public void reconnect() {
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                if (started && (link == PhoneStatus.Link.STOPPED || link == PhoneStatus.Link.WAITING_TO_RETRY)) connectNow();
             }
         });
     }
@@ -410,7 +421,7 @@ public final class PhoneClient {
         setError(why);
         link = PhoneStatus.Link.WAITING_TO_RETRY;
         long delay = Backoff.delayMs(Math.max(1, attempt), config.backoffInitialMs, config.backoffMaxMs, random);
-        retryAt = clock.elapsed() + delay;
+        retryAt = clock.now() + delay;
         retryTimer = clock.schedule(new Runnable() {
             @Override
             public void run() {

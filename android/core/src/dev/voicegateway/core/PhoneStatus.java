@@ -23,7 +23,7 @@ public final class PhoneStatus {
     /** The last problem, for a person to read; null when there is none to show. */
     public final String lastError;
     public final long lastErrorAt;
-    /** When the next attempt is due (Clock.elapsed), while WAITING_TO_RETRY. */
+    /** When the next attempt is due (Unix milliseconds, the phone's clock), while WAITING_TO_RETRY. */
     public final long retryAt;
     /** The call in progress that the gateway knows of, or null. */
     public final CallSummary call;

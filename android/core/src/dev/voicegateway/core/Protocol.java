@@ -52,6 +52,7 @@ public final class Protocol {
     public static final String NO_PERMISSION = "NO_PERMISSION";
     public static final String NO_SIM = "NO_SIM";
     public static final String NOT_DEFAULT_DIALER = "NOT_DEFAULT_DIALER";
+    public static final String NOT_SUPPORTED = "NOT_SUPPORTED";
     public static final String PLATFORM_ERROR = "PLATFORM_ERROR";
 
     // health.audio.

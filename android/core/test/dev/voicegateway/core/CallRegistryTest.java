@@ -132,9 +132,27 @@ public class CallRegistryTest {
         calls.onCallChanged(incoming("n1", TelecomStates.ACTIVE));
         events.clear();
         registry().restore(Collections.<NativeCall>emptyList());
+        clock.advance(CallRegistry.RESTORE_GRACE_MS - 1);
+        assertTrue("Telecom may still hand the call back", events.isEmpty());
+        clock.advance(1);
         assertEquals("call.disconnected", events.get(0).optString("event"));
         assertEquals("call_5", events.get(0).optString("callId"));
         assertEquals("other", events.get(0).optJSONObject("payload").optString("cause"));
+    }
+
+    @Test
+    public void aStoredCallThatTelecomHandsBackLateGoesOn() {
+        calls.expectDial("call_1", "+15550199");
+        calls.onCallChanged(outgoing("n2", TelecomStates.ACTIVE));
+        events.clear();
+        CallRegistry restarted = registry();
+        restarted.restore(Collections.<NativeCall>emptyList());
+        assertEquals("the hello still names the call", "call_1", restarted.current().callId);
+        restarted.onCallChanged(outgoing("n2", TelecomStates.ACTIVE));
+        restarted.onCallChanged(outgoing("n2", TelecomStates.HOLDING));
+        clock.advance(CallRegistry.RESTORE_GRACE_MS * 2);
+        assertEquals(java.util.Collections.singletonList("call.holding"), names());
+        assertEquals("call_1", events.get(0).optString("callId"));
     }
 
     @Test

@@ -55,14 +55,10 @@ public final class TelecomTelephony implements Telephony {
         }
     }
 
-    /** After a restart of the app during a call, how long calls() waits for Telecom to hand the calls back. */
-    private static final long RESTORE_WAIT_MS = 3000;
-
     private final Context context;
     private final Log log;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<String, Entry>();
     private final List<CallsListener> listeners = new CopyOnWriteArrayList<CallsListener>();
-    private final Object arrived = new Object();
     private volatile Listener listener;
     private volatile CallService service;
 
@@ -118,9 +114,6 @@ public final class TelecomTelephony implements Telephony {
         };
         entries.put(entry.id, entry);
         call.registerCallback(entry.callback);
-        synchronized (arrived) {
-            arrived.notifyAll();
-        }
         report(entry);
     }
 
@@ -250,7 +243,7 @@ public final class TelecomTelephony implements Telephony {
         Entry e = require(nativeCallId);
         Call.Details details = e.call.getDetails();
         if (details != null && !details.can(Call.Details.CAPABILITY_HOLD)) {
-            throw new CommandRefused(Protocol.INVALID_STATE, "this call cannot be put on hold (the network or the phone does not offer hold)");
+            throw new CommandRefused(Protocol.NOT_SUPPORTED, "this call cannot be put on hold (the network or the phone does not offer hold)");
         }
         e.call.hold();
     }
@@ -273,42 +266,9 @@ public final class TelecomTelephony implements Telephony {
 
     @Override
     public List<NativeCall> calls() {
-        awaitCallsAfterRestart();
         List<NativeCall> out = new ArrayList<NativeCall>();
         for (Entry e : sorted()) out.add(snapshot(e, e.call.getState()));
         return out;
-    }
-
-    /**
-     * The core asks for the platform's calls once, when it starts. If the app was restarted during
-     * a call, Telecom binds the in-call service again just after the app starts and hands the calls
-     * back a moment later; answering "no calls" before that would end the stored call. So while
-     * Telecom says a call is in progress and none has arrived yet, wait a little.
-     */
-    private void awaitCallsAfterRestart() {
-        if (!entries.isEmpty() || !telecomInCall()) return;
-        long deadline = System.nanoTime() / 1000000L + RESTORE_WAIT_MS;
-        synchronized (arrived) {
-            long left;
-            while (entries.isEmpty() && (left = deadline - System.nanoTime() / 1000000L) > 0) {
-                try {
-                    arrived.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-        if (entries.isEmpty()) log.log(Log.WARN, "Telecom reports a call, but none reached the in-call service within " + RESTORE_WAIT_MS + " ms", null);
-    }
-
-    private boolean telecomInCall() {
-        try {
-            TelecomManager telecom = context.getSystemService(TelecomManager.class);
-            return telecom != null && telecom.isInCall();
-        } catch (SecurityException e) {
-            return false; // not the default phone app: Telecom binds no in-call service of ours anyway
-        }
     }
 
     private Entry require(String nativeCallId) throws CommandRefused {

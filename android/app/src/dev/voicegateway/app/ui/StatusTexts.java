@@ -19,8 +19,7 @@ public final class StatusTexts {
             case CONNECTED: return c.getString(R.string.link_connected);
             default:
                 if (!countdown) return c.getString(R.string.link_retrying_soon);
-                // retryAt is the core clock's elapsed time: ThreadClock counts System.nanoTime() in ms.
-                long seconds = Math.max(0, (s.retryAt - System.nanoTime() / 1000000L + 999) / 1000);
+                long seconds = Math.max(0, (s.retryAt - System.currentTimeMillis() + 999) / 1000);
                 return c.getString(R.string.link_retrying, seconds);
         }
     }
