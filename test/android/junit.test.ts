@@ -12,10 +12,12 @@ const missing = javaMissing();
 
 /** Echo and scripted behaviours for the core's WebSocket client (WebSocketClientTest.java). */
 function scripted(wss: WebSocketServer): void {
-  let lastClose = 'none';
-  wss.on('connection', (ws: WebSocket) => {
+  // How each tagged connection (?id=…) was closed by the client, for the client's test to ask.
+  const closes = new Map<string, string>();
+  wss.on('connection', (ws: WebSocket, req) => {
+    const id = new URL(req.url ?? '/', 'http://x').searchParams.get('id') ?? '';
     ws.on('close', (code, reason) => {
-      lastClose = `${code} ${reason.toString('utf8')}`;
+      closes.set(id, `${code} ${reason.toString('utf8')}`);
     });
     ws.on('message', (data, isBinary) => {
       const buf = data as Buffer;
@@ -30,8 +32,8 @@ function scripted(wss: WebSocketServer): void {
         ws.ping();
       } else if (text === 'close-4001') {
         ws.close(4001, 'revoked');
-      } else if (text === 'last-close') {
-        ws.send(lastClose);
+      } else if (text.startsWith('last-close ')) {
+        ws.send(closes.get(text.slice('last-close '.length)) ?? 'none');
       } else if (text === 'bad-utf8') {
         ws.send(Buffer.from([0xc3, 0x28]), { binary: false });
       } else if (text === 'send-2000') {
