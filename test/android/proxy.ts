@@ -26,12 +26,13 @@ export class TcpProxy {
 
   static async start(target: string, options: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<TcpProxy> {
     const { hostname, port: targetPort } = new URL(target);
-    let proxy: TcpProxy | undefined;
-    const onClient = (client: Socket): void => proxy?.connect(client, hostname, Number(targetPort));
+    // Connections arrive only after listen(), by when the proxy exists.
+    const made: { proxy?: TcpProxy } = {};
+    const onClient = (client: Socket): void => made.proxy?.connect(client, hostname, Number(targetPort));
     const server = options.tls ? tls.createServer({ key: options.tls.key, cert: options.tls.cert }, onClient) : net.createServer(onClient);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
-    return proxy;
+    made.proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    return made.proxy;
   }
 
   url(host = '127.0.0.1', scheme = 'http'): string {
