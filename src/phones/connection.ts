@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from '../log.js';
+import { Heartbeat, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -26,22 +27,32 @@ export class PhoneConnection {
   helloReceived = false;
   private readonly pending = new Map<string, PendingAck>();
   private chain: Promise<void> = Promise.resolve();
-  private pingSentAt: number | undefined;
-  private missedPongs = 0;
-  private readonly pinger: NodeJS.Timeout;
+  private readonly heartbeat: Heartbeat;
 
   constructor(
     readonly deviceId: string,
     readonly socket: WebSocket,
     private readonly log: Logger,
     private readonly handlers: ConnectionHandlers,
-    pingIntervalMs: number,
+    ping: PingTimings,
   ) {
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
-    socket.on('pong', () => this.pong());
+    // A phone may ping too (to notice a gateway that is gone); its pings show it is there.
+    socket.on('ping', () => this.seen());
     socket.on('close', (code) => this.closed(code));
     socket.on('error', (err) => log.warn({ err, deviceId }, 'phone socket error'));
-    this.pinger = setInterval(() => this.ping(), pingIntervalMs);
+    this.heartbeat = new Heartbeat(socket, {
+      intervalMs: ping.pingIntervalMs,
+      timeoutMs: ping.pongTimeoutMs,
+      onPong: (rtt) => {
+        this.latencyMs = Math.round(rtt);
+        this.seen();
+      },
+      onMissed: () => {
+        log.warn({ deviceId, pongTimeoutMs: ping.pongTimeoutMs }, 'phone did not answer a ping in time; dropping it');
+        socket.terminate();
+      },
+    });
   }
 
   get open(): boolean {
@@ -52,6 +63,10 @@ export class PhoneConnection {
     if (this.open) this.socket.send(JSON.stringify(message));
   }
 
+  /**
+   * Needs no bound of its own: frames leave at 50 per second, and a phone that stops reading stops
+   * answering pings too, so it is dropped within 30 s, with at most about 1 MB waiting for it.
+   */
   sendAudio(frame: Buffer): void {
     if (this.open) this.socket.send(frame, { binary: true });
   }
@@ -123,28 +138,8 @@ export class PhoneConnection {
     this.send({ type: 'error', code: 'BAD_MESSAGE', message });
   }
 
-  private ping(): void {
-    if (this.pingSentAt !== undefined) {
-      this.missedPongs += 1;
-      if (this.missedPongs >= 2) {
-        this.log.warn({ deviceId: this.deviceId }, 'phone missed two pongs; dropping it');
-        this.socket.terminate();
-        return;
-      }
-    }
-    this.pingSentAt = performance.now();
-    this.socket.ping();
-  }
-
-  private pong(): void {
-    if (this.pingSentAt !== undefined) this.latencyMs = Math.round(performance.now() - this.pingSentAt);
-    this.pingSentAt = undefined;
-    this.missedPongs = 0;
-    this.seen();
-  }
-
   private closed(code: number): void {
-    clearInterval(this.pinger);
+    this.heartbeat.stop();
     for (const waiting of this.pending.values()) {
       clearTimeout(waiting.timer);
       waiting.resolve('closed');

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { credentialFrom } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { PingTimings } from '../socket-guard.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
 import { CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
@@ -22,7 +23,8 @@ export interface PhoneEventSink {
 export interface PhoneHubOptions {
   devices: DeviceService;
   log: Logger;
-  pingIntervalMs: number;
+  /** The spec's 20 s ping; a pong later than `pongTimeoutMs` drops the phone. */
+  ping: PingTimings;
   commandTimeoutMs: number;
 }
 
@@ -91,7 +93,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
           }
         },
       },
-      this.options.pingIntervalMs,
+      this.options.ping,
     );
     this.connections.set(deviceId, connection);
     log.info({ deviceId }, 'phone connected');
