@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { FRAME_BYTES } from '../audio/constants.js';
 import type { Logger } from '../log.js';
 import { Heartbeat, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
@@ -18,15 +19,28 @@ interface PendingAck {
 }
 
 /**
- * One phone socket: parses and serialises its messages (applied strictly in arrival order),
- * pings it, and matches command acks.
+ * Messages parsed and waiting for their turn. Above the high mark the gateway stops reading the
+ * socket (the phone's own TCP window then holds what it sends), below the low mark it reads again.
+ */
+const QUEUE_HIGH = 100;
+const QUEUE_LOW = 10;
+
+/**
+ * One phone socket: parses and serialises its messages (applied strictly in arrival order, reading
+ * paused while too many wait), pings it, and matches command acks.
  */
 export class PhoneConnection {
   latencyMs: number | undefined;
   lastSeenAt = new Date().toISOString();
   helloReceived = false;
+  /** Binary frames refused for not being 640 bytes. */
+  badFrames = 0;
+  /** Times reading was paused because the phone sent faster than its messages could be applied. */
+  pauses = 0;
   private readonly pending = new Map<string, PendingAck>();
   private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private reading: 'flowing' | 'paused' = 'flowing';
   private readonly heartbeat: Heartbeat;
 
   constructor(
@@ -52,6 +66,8 @@ export class PhoneConnection {
         log.warn({ deviceId, pongTimeoutMs: ping.pongTimeoutMs }, 'phone did not answer a ping in time; dropping it');
         socket.terminate();
       },
+      // While the gateway holds reading, the pong sits unread behind the phone's messages.
+      holding: () => this.reading === 'paused',
     });
   }
 
@@ -97,7 +113,8 @@ export class PhoneConnection {
   private receive(data: Buffer, isBinary: boolean): void {
     this.seen();
     if (isBinary) {
-      this.handlers.onAudio(data);
+      if (data.length === FRAME_BYTES) this.handlers.onAudio(data);
+      else this.badFrame(data.length);
       return;
     }
     let json: unknown;
@@ -125,12 +142,40 @@ export class PhoneConnection {
     }
     if (message.type !== 'hello' && !this.helloReceived) return this.refuse('The first message must be hello');
     if (message.type === 'hello') this.helloReceived = true;
+    this.enqueue();
     this.chain = this.chain
       .then(() => this.handlers.onMessage(message))
       .catch((err: unknown) => {
         this.log.error({ err, deviceId: this.deviceId, type: message.type }, 'phone message failed');
         this.send({ type: 'error', code: 'INTERNAL_ERROR', message: 'The gateway could not process the message' });
-      });
+      })
+      .finally(() => this.dequeue());
+  }
+
+  private enqueue(): void {
+    this.queued += 1;
+    if (this.queued < QUEUE_HIGH || this.reading === 'paused') return;
+    this.reading = 'paused';
+    this.pauses += 1;
+    if (this.pauses === 1) this.log.warn({ deviceId: this.deviceId, queued: this.queued }, 'phone sends faster than its messages can be applied; reading from it paused');
+    this.socket.pause();
+  }
+
+  private dequeue(): void {
+    this.queued -= 1;
+    if (this.reading === 'paused' && this.queued <= QUEUE_LOW) {
+      this.reading = 'flowing';
+      this.socket.resume();
+    }
+  }
+
+  /** Audio must come in 20 ms frames: anything else is dropped, counted, and reported once per socket. */
+  private badFrame(bytes: number): void {
+    this.badFrames += 1;
+    if (this.badFrames > 1) return;
+    const message = `Binary frames must be exactly ${FRAME_BYTES} bytes (20 ms of 16 kHz mono s16le); got ${bytes}. Frames of another size are dropped and counted; this is said once per connection`;
+    this.log.warn({ deviceId: this.deviceId, bytes }, 'phone sent an audio frame of the wrong size; dropping such frames');
+    this.send({ type: 'error', code: 'BAD_MESSAGE', message });
   }
 
   private refuse(message: string): void {

@@ -84,7 +84,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
         onAudio: (frame) => this.sink?.onAudio(deviceId, frame),
         onSeen: () => this.persistSeen(connection, false),
         onClose: (code) => {
-          log.info({ deviceId, code }, 'phone disconnected');
+          const { badFrames, pauses } = connection;
+          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
