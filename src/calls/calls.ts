@@ -330,7 +330,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   }
 
   private async applyPhoneEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
-    const seen = await this.o.repo.eventById(event.eventId);
+    const seen = await this.o.repo.eventById(deviceId, event.eventId);
     if (seen) return seen.call_id;
     const found = await this.findCall(deviceId, event);
     if (!found) {
@@ -379,7 +379,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     await this.o.repo.transaction(async (tx) => {
       if (isNew) await this.o.repo.insert(row, tx);
       await this.o.repo.insertEvent(
-        { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
+        { device_id: row.device_id, event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
       );
       await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);

@@ -2,12 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { eventually, pairCredentials, phoneEvent, testScope } from '../helpers/phones.js';
+import { eventually, getEvents, pairCredentials, phoneEvent, testScope, type Call } from '../helpers/phones.js';
 import { openMedia, rawPhoneCall } from '../streams/helpers.js';
 
 const t = testScope();
 
 describe('what a phone may send the gateway', () => {
+  it('de-duplicates events per phone: a phone repeating another phone\'s eventId still has its own event applied', async () => {
+    const g = await t.gateway();
+    const first = await t.raw(g, (await pairCredentials(g, 'First')).deviceToken);
+    const secondCreds = await pairCredentials(g, 'Second');
+    const second = await t.raw(g, secondCreds.deviceToken);
+
+    const ringing = phoneEvent('call.ringing', `native-${randomUUID()}`, { direction: 'incoming', remoteNumber: '+4930601' });
+    const firstCall = String((await first.event(ringing)).callId);
+    // Same eventId, another phone, another call.
+    const replay = phoneEvent('call.ringing', `native-${randomUUID()}`, { eventId: ringing.eventId, direction: 'incoming', remoteNumber: '+4930602' });
+    const secondCall = (await second.event(replay)).callId;
+    expect(secondCall).toEqual(expect.any(String));
+    expect(secondCall).not.toBe(firstCall);
+
+    const calls = await g.api<{ calls: Call[] }>('GET', `/v1/calls?deviceId=${secondCreds.deviceId}`);
+    expect(calls.body.calls.map((c) => [c.id, c.remoteNumber, c.state])).toEqual([[secondCall, '+4930602', 'ringing']]);
+    expect((await getEvents(g, String(secondCall))).map((e) => e.eventId)).toEqual([ringing.eventId]);
+    expect((await getEvents(g, firstCall)).map((e) => e.eventId)).toEqual([ringing.eventId]);
+    // Within one phone an eventId still counts once.
+    expect((await second.event(replay)).callId).toBe(secondCall);
+    expect((await getEvents(g, String(secondCall))).map((e) => e.eventId)).toEqual([ringing.eventId]);
+  });
+
   it('passes on only 640-byte audio frames; the others are dropped, counted, and reported once with BAD_MESSAGE', async () => {
     const g = await t.gateway({ captureLogs: true });
     const { phone, callId, deviceId } = await rawPhoneCall(t, g);
