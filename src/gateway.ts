@@ -36,7 +36,12 @@ export interface Gateway {
 
 /** Timings the contract fixes; tests shorten them. */
 export interface GatewayTimings {
+  /** Phone sockets (the spec's 20 s) and the console's live channel. */
   pingIntervalMs: number;
+  /** Agent and media sockets: a dead one is found within this plus `pongTimeoutMs`. */
+  audioPingIntervalMs: number;
+  /** How long any pinged socket may take to answer before it counts as dead. */
+  pongTimeoutMs: number;
   commandTimeoutMs: number;
   /** How long a live call waits for its phone to reconnect before it is ended. */
   phoneGraceMs: number;
@@ -51,6 +56,8 @@ export interface GatewayTimings {
 
 export const DEFAULT_TIMINGS: GatewayTimings = {
   pingIntervalMs: LIMITS.phonePingIntervalMs,
+  audioPingIntervalMs: LIMITS.audioPingIntervalMs,
+  pongTimeoutMs: LIMITS.pongTimeoutMs,
   commandTimeoutMs: LIMITS.commandAckTimeoutMs,
   phoneGraceMs: 60_000,
   reconcileDelayMs: 1_000,
@@ -73,7 +80,13 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const settings = await SettingsService.open(new SettingsRepo(store.db), box, config);
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const devices = new DeviceService(new DevicesRepo(store.db));
-  const hub = new PhoneHub({ devices, log, pingIntervalMs: timings.pingIntervalMs, commandTimeoutMs: timings.commandTimeoutMs });
+  const hub = new PhoneHub({
+    devices,
+    log,
+    ping: { pingIntervalMs: timings.pingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs },
+    commandTimeoutMs: timings.commandTimeoutMs,
+  });
+  const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
   const live = new LiveHub();
   const webhooks = new WebhookDispatcher({
     store,
@@ -94,7 +107,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     reconcileDelayMs: timings.reconcileDelayMs,
   });
   const media = new MediaRouter({ calls, hub, log });
-  const streams = new StreamManager({ calls, media, log });
+  const streams = new StreamManager({ calls, media, log, ping: audioPing });
   const assistant = new AssistantService({
     calls,
     media,
@@ -145,6 +158,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     calls,
     media,
     log,
+    ping: audioPing,
     authenticate: (req) => upgradePrincipal(services, req),
   });
 

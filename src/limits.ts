@@ -16,6 +16,10 @@ export const LIMITS = {
   webhookAttempts: 4,
   webhookTimeoutMs: 10_000,
   phonePingIntervalMs: 20_000,
+  /** Agent and media sockets; with the pong timeout a dead one is found within 20 s. */
+  audioPingIntervalMs: 10_000,
+  /** A ping of a phone, agent or media socket unanswered this long drops the socket. */
+  pongTimeoutMs: 10_000,
   phoneHealthIntervalMs: 60_000,
   commandAckTimeoutMs: 5_000,
   incomingAutoStreamDelayMs: 1_000,

@@ -199,10 +199,18 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   // ---- the phone's side -------------------------------------------------------------------
 
-  async onHello(deviceId: string, hello: HelloMessage): Promise<void> {
+  /**
+   * Runs under the phone's lock, so a grace period that expires as the phone returns has either
+   * ended its calls before the hello is looked at (and the phone is told to hang up) or not at all.
+   */
+  onHello(deviceId: string, hello: HelloMessage): Promise<void> {
     // Calls placed after this instant were dialled on this very socket; the hello cannot name them.
     const helloAt = fromMicros(Date.now() * 1000);
     this.cancelGrace(deviceId);
+    return this.withDeviceLock(deviceId, () => this.reconcileHello(deviceId, hello, helloAt));
+  }
+
+  private async reconcileHello(deviceId: string, hello: HelloMessage, helloAt: string): Promise<void> {
     const onPhone = hello.call ?? null;
     if (onPhone?.callId) {
       const known = await this.o.repo.get(onPhone.callId);
@@ -330,7 +338,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   }
 
   private async applyPhoneEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
-    const seen = await this.o.repo.eventById(event.eventId);
+    const seen = await this.o.repo.eventById(deviceId, event.eventId);
     if (seen) return seen.call_id;
     const found = await this.findCall(deviceId, event);
     if (!found) {
@@ -338,6 +346,12 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       return null;
     }
     const { row, isNew } = found;
+    if (event.event === 'call.disconnected' && row.state === 'ended') {
+      // The call ended once already (the gateway ended it while the phone was away, or sent the
+      // hangup of a call the phone still held): one call.disconnected per timeline and per webhook.
+      this.o.log.info({ callId: row.id, deviceId, eventId: event.eventId, payload: event.payload }, 'call already ended; the phone\'s own call.disconnected is acknowledged, not stored');
+      return row.id;
+    }
     if (isNew) this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
     await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId, isNew);
     const call = await this.get(row.id);
@@ -379,7 +393,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     await this.o.repo.transaction(async (tx) => {
       if (isNew) await this.o.repo.insert(row, tx);
       await this.o.repo.insertEvent(
-        { event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
+        { device_id: row.device_id, event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
       );
       await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../auth/index.js';
 import type { Logger } from '../log.js';
+import { CLOSE_TOO_SLOW } from '../socket-guard.js';
 import type { LiveHub } from './hub.js';
 
 export interface LiveSocketOptions {
@@ -16,7 +17,7 @@ export interface LiveSocketOptions {
 }
 
 /** Close code for a client that could not keep up; it should reconnect and reload what it shows. */
-export const CLOSE_TOO_SLOW = 4008;
+export { CLOSE_TOO_SLOW };
 /** Close code once the credential of the upgrade no longer holds (signed out, expired, key revoked). */
 export const CLOSE_UNAUTHORIZED = 4001;
 

@@ -12,6 +12,21 @@ const STREAMING_WINDOW_MS = 500;
  */
 export const MAX_QUEUED_BYTES = 120 * SAMPLE_RATE * BYTES_PER_SAMPLE;
 
+/** Marks any source may have waiting, however little audio it has queued. */
+export const MARK_ALLOWANCE = 1000;
+/** Plus one mark per this much queued audio (10 ms). */
+const BYTES_PER_MARK = (SAMPLE_RATE / 100) * BYTES_PER_SAMPLE;
+
+/**
+ * How many marks a source may have waiting with `queuedBytes` of its audio unplayed. A mark only
+ * waits while audio is queued ahead of it, and that queue is bounded (MAX_QUEUED_BYTES), so marks
+ * are bounded by the audio they wait for: one per 10 ms of it, plus an allowance for marks sent
+ * back to back. At the two-minute bound that is 13,000 marks.
+ */
+export function maxPendingMarks(queuedBytes: number): number {
+  return MARK_ALLOWANCE + Math.floor(queuedBytes / BYTES_PER_MARK);
+}
+
 /**
  * The audio of one call: the remote party's frames fanned out to every listener (agent stream,
  * media sockets, assistant), and one play-out buffer mixing what those sources send into the call,
@@ -35,7 +50,7 @@ export class CallAudio {
     return performance.now() - this.lastFrameAt < STREAMING_WINDOW_MS;
   }
 
-  /** A frame from the phone. Frames of another size are passed on as they are. */
+  /** A 640-byte frame from the phone (the phone connection drops frames of any other size). */
   fromPhone(frame: Buffer): void {
     this.lastFrameAt = performance.now();
     this.framesIn += 1;

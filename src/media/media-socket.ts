@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { PCM_FORMAT } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, PCM_FORMAT, SAMPLE_RATE } from '../audio/index.js';
 import type { Call, CallService } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { AudioPeer, type PingTimings } from '../socket-guard.js';
 import type { CallAudio } from './call-audio.js';
 import type { MediaRouter } from './router.js';
 
@@ -22,7 +23,7 @@ export class MediaSockets {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly sockets = new Set<WebSocket>();
 
-  constructor(private readonly o: { calls: CallService; media: MediaRouter; authenticate: UpgradeAuthenticator; log: Logger }) {}
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; authenticate: UpgradeAuthenticator; log: Logger; ping: PingTimings }) {}
 
   handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>): Promise<void> => {
     await this.o.authenticate(req);
@@ -36,7 +37,12 @@ export class MediaSockets {
     this.sockets.add(ws);
     const sourceId = `media:${++nextListener}`;
     log.info({ callId: call.id, deviceId: call.deviceId, sourceId }, 'media socket opened');
-    ws.send(JSON.stringify({ type: 'start', callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, format: PCM_FORMAT }));
+    const peer = new AudioPeer(ws, {
+      ...this.o.ping,
+      maxBufferedBytes: SAMPLE_RATE * BYTES_PER_SAMPLE,
+      onCutOff: (reason) => log.warn({ callId: call.id, deviceId: call.deviceId, sourceId, reason }, 'media socket cut off'),
+    });
+    peer.send(JSON.stringify({ type: 'start', callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, format: PCM_FORMAT }));
 
     let audio: CallAudio | undefined;
     let stopListening: (() => void) | undefined;
@@ -44,9 +50,7 @@ export class MediaSockets {
     const attach = (a: CallAudio) => {
       audio = a;
       source = a.source(sourceId, undefined, () => log.warn({ callId: call.id, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess'));
-      stopListening = a.listen((frame) => {
-        if (ws.readyState === ws.OPEN) ws.send(frame, { binary: true });
-      });
+      stopListening = a.listen((frame) => peer.send(frame));
     };
     const existing = media.get(call.id);
     if (existing) attach(existing);
@@ -54,18 +58,14 @@ export class MediaSockets {
     const onStarted = (a: CallAudio) => {
       if (a.callId === call.id && !audio) attach(a);
     };
+    const stop = () => {
+      if (peer.send(JSON.stringify({ type: 'stop', callId: call.id }))) ws.close(1000, 'call ended');
+    };
     const onEnded = (a: CallAudio) => {
-      if (a.callId !== call.id) return;
-      if (ws.readyState === ws.OPEN) {
-        ws.send(JSON.stringify({ type: 'stop', callId: call.id }));
-        ws.close(1000, 'call ended');
-      }
+      if (a.callId === call.id) stop();
     };
     const onChange = ({ call: changed }: { call: Call }) => {
-      if (changed.id === call.id && isFinal(changed.state) && !audio && ws.readyState === ws.OPEN) {
-        ws.send(JSON.stringify({ type: 'stop', callId: call.id }));
-        ws.close(1000, 'call ended');
-      }
+      if (changed.id === call.id && isFinal(changed.state) && !audio) stop();
     };
     media.on('started', onStarted);
     media.on('ended', onEnded);
@@ -85,7 +85,7 @@ export class MediaSockets {
       if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'clear') {
         source?.clear();
       } else {
-        ws.send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'Expected binary PCM or {"type":"clear"}' }));
+        peer.send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'Expected binary PCM or {"type":"clear"}' }));
       }
     });
     ws.on('error', (err) => log.warn({ err, callId: call.id }, 'media socket error'));

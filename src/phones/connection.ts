@@ -1,5 +1,7 @@
 import type { WebSocket } from 'ws';
+import { FRAME_BYTES } from '../audio/constants.js';
 import type { Logger } from '../log.js';
+import { Heartbeat, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -17,31 +19,56 @@ interface PendingAck {
 }
 
 /**
- * One phone socket: parses and serialises its messages (applied strictly in arrival order),
- * pings it, and matches command acks.
+ * Messages parsed and waiting for their turn. Above the high mark the gateway stops reading the
+ * socket (the phone's own TCP window then holds what it sends), below the low mark it reads again.
+ */
+const QUEUE_HIGH = 100;
+const QUEUE_LOW = 10;
+
+/**
+ * One phone socket: parses and serialises its messages (applied strictly in arrival order, reading
+ * paused while too many wait), pings it, and matches command acks.
  */
 export class PhoneConnection {
   latencyMs: number | undefined;
   lastSeenAt = new Date().toISOString();
   helloReceived = false;
+  /** Binary frames refused for not being 640 bytes. */
+  badFrames = 0;
+  /** Times reading was paused because the phone sent faster than its messages could be applied. */
+  pauses = 0;
   private readonly pending = new Map<string, PendingAck>();
   private chain: Promise<void> = Promise.resolve();
-  private pingSentAt: number | undefined;
-  private missedPongs = 0;
-  private readonly pinger: NodeJS.Timeout;
+  private queued = 0;
+  private reading: 'flowing' | 'paused' = 'flowing';
+  private readonly heartbeat: Heartbeat;
 
   constructor(
     readonly deviceId: string,
     readonly socket: WebSocket,
     private readonly log: Logger,
     private readonly handlers: ConnectionHandlers,
-    pingIntervalMs: number,
+    ping: PingTimings,
   ) {
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
-    socket.on('pong', () => this.pong());
+    // A phone may ping too (to notice a gateway that is gone); its pings show it is there.
+    socket.on('ping', () => this.seen());
     socket.on('close', (code) => this.closed(code));
     socket.on('error', (err) => log.warn({ err, deviceId }, 'phone socket error'));
-    this.pinger = setInterval(() => this.ping(), pingIntervalMs);
+    this.heartbeat = new Heartbeat(socket, {
+      intervalMs: ping.pingIntervalMs,
+      timeoutMs: ping.pongTimeoutMs,
+      onPong: (rtt) => {
+        this.latencyMs = Math.round(rtt);
+        this.seen();
+      },
+      onMissed: () => {
+        log.warn({ deviceId, pongTimeoutMs: ping.pongTimeoutMs }, 'phone did not answer a ping in time; dropping it');
+        socket.terminate();
+      },
+      // While the gateway holds reading, the pong sits unread behind the phone's messages.
+      holding: () => this.reading === 'paused',
+    });
   }
 
   get open(): boolean {
@@ -52,6 +79,10 @@ export class PhoneConnection {
     if (this.open) this.socket.send(JSON.stringify(message));
   }
 
+  /**
+   * Needs no bound of its own: frames leave at 50 per second, and a phone that stops reading stops
+   * answering pings too, so it is dropped within 30 s, with at most about 1 MB waiting for it.
+   */
   sendAudio(frame: Buffer): void {
     if (this.open) this.socket.send(frame, { binary: true });
   }
@@ -82,7 +113,8 @@ export class PhoneConnection {
   private receive(data: Buffer, isBinary: boolean): void {
     this.seen();
     if (isBinary) {
-      this.handlers.onAudio(data);
+      if (data.length === FRAME_BYTES) this.handlers.onAudio(data);
+      else this.badFrame(data.length);
       return;
     }
     let json: unknown;
@@ -110,12 +142,40 @@ export class PhoneConnection {
     }
     if (message.type !== 'hello' && !this.helloReceived) return this.refuse('The first message must be hello');
     if (message.type === 'hello') this.helloReceived = true;
+    this.enqueue();
     this.chain = this.chain
       .then(() => this.handlers.onMessage(message))
       .catch((err: unknown) => {
         this.log.error({ err, deviceId: this.deviceId, type: message.type }, 'phone message failed');
         this.send({ type: 'error', code: 'INTERNAL_ERROR', message: 'The gateway could not process the message' });
-      });
+      })
+      .finally(() => this.dequeue());
+  }
+
+  private enqueue(): void {
+    this.queued += 1;
+    if (this.queued < QUEUE_HIGH || this.reading === 'paused') return;
+    this.reading = 'paused';
+    this.pauses += 1;
+    if (this.pauses === 1) this.log.warn({ deviceId: this.deviceId, queued: this.queued }, 'phone sends faster than its messages can be applied; reading from it paused');
+    this.socket.pause();
+  }
+
+  private dequeue(): void {
+    this.queued -= 1;
+    if (this.reading === 'paused' && this.queued <= QUEUE_LOW) {
+      this.reading = 'flowing';
+      this.socket.resume();
+    }
+  }
+
+  /** Audio must come in 20 ms frames: anything else is dropped, counted, and reported once per socket. */
+  private badFrame(bytes: number): void {
+    this.badFrames += 1;
+    if (this.badFrames > 1) return;
+    const message = `Binary frames must be exactly ${FRAME_BYTES} bytes (20 ms of 16 kHz mono s16le); got ${bytes}. Frames of another size are dropped and counted; this is said once per connection`;
+    this.log.warn({ deviceId: this.deviceId, bytes }, 'phone sent an audio frame of the wrong size; dropping such frames');
+    this.send({ type: 'error', code: 'BAD_MESSAGE', message });
   }
 
   private refuse(message: string): void {
@@ -123,28 +183,8 @@ export class PhoneConnection {
     this.send({ type: 'error', code: 'BAD_MESSAGE', message });
   }
 
-  private ping(): void {
-    if (this.pingSentAt !== undefined) {
-      this.missedPongs += 1;
-      if (this.missedPongs >= 2) {
-        this.log.warn({ deviceId: this.deviceId }, 'phone missed two pongs; dropping it');
-        this.socket.terminate();
-        return;
-      }
-    }
-    this.pingSentAt = performance.now();
-    this.socket.ping();
-  }
-
-  private pong(): void {
-    if (this.pingSentAt !== undefined) this.latencyMs = Math.round(performance.now() - this.pingSentAt);
-    this.pingSentAt = undefined;
-    this.missedPongs = 0;
-    this.seen();
-  }
-
   private closed(code: number): void {
-    clearInterval(this.pinger);
+    this.heartbeat.stop();
     for (const waiting of this.pending.values()) {
       clearTimeout(waiting.timer);
       waiting.resolve('closed');

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { credentialFrom } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { PingTimings } from '../socket-guard.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
 import { CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
@@ -22,7 +23,8 @@ export interface PhoneEventSink {
 export interface PhoneHubOptions {
   devices: DeviceService;
   log: Logger;
-  pingIntervalMs: number;
+  /** The spec's 20 s ping; a pong later than `pongTimeoutMs` drops the phone. */
+  ping: PingTimings;
   commandTimeoutMs: number;
 }
 
@@ -82,7 +84,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
         onAudio: (frame) => this.sink?.onAudio(deviceId, frame),
         onSeen: () => this.persistSeen(connection, false),
         onClose: (code) => {
-          log.info({ deviceId, code }, 'phone disconnected');
+          const { badFrames, pauses } = connection;
+          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
@@ -91,7 +94,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
           }
         },
       },
-      this.options.pingIntervalMs,
+      this.options.ping,
     );
     this.connections.set(deviceId, connection);
     log.info({ deviceId }, 'phone connected');

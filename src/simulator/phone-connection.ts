@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
+import { Heartbeat } from '../socket-guard.js';
 import { endpointUrl, GatewayRequestError, pairDevice, type PhoneCredentials } from './gateway-http.js';
 import {
   parseGatewayMessage,
@@ -44,6 +45,7 @@ export abstract class PhoneConnection extends EventEmitter<EmitterMap> {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectAttempts = 0;
   private healthTimer: NodeJS.Timeout | null = null;
+  private heartbeat: Heartbeat | null = null;
   private readonly waits = new WaitSet();
 
   constructor(opts: PhoneSimulatorOptions) {
@@ -273,6 +275,8 @@ export abstract class PhoneConnection extends EventEmitter<EmitterMap> {
         if (this.socket !== ws) return;
         this.socket = null;
         this.stopHealth();
+        this.heartbeat?.stop();
+        this.heartbeat = null;
         this.onSocketGone();
         this.onClosed(code, reason);
       });
@@ -289,6 +293,17 @@ export abstract class PhoneConnection extends EventEmitter<EmitterMap> {
     this.sendHealth();
     this.stopHealth();
     this.healthTimer = setInterval(() => this.sendHealth(), this.opts.healthIntervalMs ?? 60_000);
+    // A gateway that stopped answering (a half-open connection) is noticed here, not minutes later by TCP.
+    const pongTimeoutMs = this.opts.pongTimeoutMs ?? 10_000;
+    this.heartbeat?.stop();
+    this.heartbeat = new Heartbeat(ws, {
+      intervalMs: this.opts.pingIntervalMs ?? 20_000,
+      timeoutMs: pongTimeoutMs,
+      onMissed: () => {
+        this.log.warn({ pongTimeoutMs }, 'gateway did not answer a ping in time; dropping the socket');
+        ws.terminate();
+      },
+    });
     this.onReady(ws);
     this.log.info({ deviceId: msg.deviceId }, 'phone connected');
     this.fire('connected', { deviceId: msg.deviceId, serverTime: msg.serverTime });

@@ -115,6 +115,26 @@ describe('connection', () => {
     expect(gw.messagesOf('hello')).toHaveLength(2);
   });
 
+  it('notices a gateway that stopped answering (no pong within pongTimeoutMs) and reconnects', async () => {
+    const sim = phone({ pingIntervalMs: 40, pongTimeoutMs: 60 });
+    await sim.connect();
+    // It pings, and a gateway that answers keeps it connected.
+    await new Promise<void>((resolve) => {
+      let pings = 0;
+      gw.current.ws.on('ping', () => ++pings === 3 && resolve());
+    });
+    expect(sim.connected).toBe(true);
+
+    // The gateway's end of the connection goes silent: nothing it receives is read, so no pong.
+    const gone = sim.waitFor('disconnected');
+    const back = sim.waitFor('connected');
+    gw.current.ws.pause();
+    expect(await gone).toMatchObject({ code: 1006, willReconnect: true });
+    await back;
+    expect(gw.sockets).toHaveLength(2);
+    expect(gw.messagesOf('hello')).toHaveLength(2);
+  });
+
   it('stops on close code 4001 and emits revoked', async () => {
     const sim = phone();
     await sim.connect();

@@ -43,6 +43,9 @@ export interface PhoneSimulatorOptions {
   reconnect?: boolean;
   /** Backoff of reconnects: initial delay doubling up to max, ±20 % jitter. Default 250 ms to 10 s. */
   reconnectDelayMs?: { initial?: number; max?: number };
+  /** The phone pings the gateway this often and drops a socket whose pong takes over `pongTimeoutMs`. Default 20 000 and 10 000. */
+  pingIntervalMs?: number;
+  pongTimeoutMs?: number;
   /** How long connect() waits for the upgrade and `welcome`. Default 10 000. */
   welcomeTimeoutMs?: number;
   ackBehaviour?: AckBehaviour;

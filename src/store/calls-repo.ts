@@ -72,8 +72,9 @@ export class CallsRepo {
       .then((r) => r?.created_at);
   }
 
-  eventById(eventId: string, ex: Executor = this.db): Promise<Selectable<CallEventsTable> | undefined> {
-    return ex.selectFrom('call_events').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  /** An event of this phone: event ids are the phone's own, so another phone's may repeat them. */
+  eventById(deviceId: string, eventId: string, ex: Executor = this.db): Promise<Selectable<CallEventsTable> | undefined> {
+    return ex.selectFrom('call_events').selectAll().where('device_id', '=', deviceId).where('event_id', '=', eventId).executeTakeFirst();
   }
 
   async insertEvent(row: CallEventRow, ex: Executor = this.db): Promise<void> {

@@ -58,6 +58,8 @@ export interface CallsTable {
 
 export interface CallEventsTable {
   seq: Generated<number>;
+  /** The phone of the call; `(device_id, event_id)` is unique, as each phone names its own events. */
+  device_id: string;
   event_id: string;
   call_id: string;
   event: string;

@@ -3,18 +3,21 @@ import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MediaRouter } from '../media/index.js';
+import type { PingTimings } from '../socket-guard.js';
 import { AgentStream, type StreamStatus } from './agent-stream.js';
 
 export interface StreamInfo {
   stream: StreamConfig | null;
   status: StreamStatus;
   error?: string;
+  hint?: string;
 }
 
 interface StreamState {
   config: StreamConfig;
   status: StreamStatus;
   error?: string | undefined;
+  hint?: string | undefined;
   agent?: AgentStream | undefined;
 }
 
@@ -26,7 +29,7 @@ export class StreamManager {
   private readonly states = new Map<string, StreamState>();
   private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
 
-  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings }) {
     o.calls.on('change', (change) => this.onChange(change));
     o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
   }
@@ -38,7 +41,7 @@ export class StreamManager {
 
   private present(call: Call): StreamInfo {
     const state = this.states.get(call.id);
-    if (state) return { stream: state.config, status: state.status, ...(state.error ? { error: state.error } : {}) };
+    if (state) return { stream: state.config, status: state.status, ...(state.error ? { error: state.error } : {}), ...(state.hint ? { hint: state.hint } : {}) };
     // After a restart no socket survives: a stored stream is over, or still waits for its answer.
     if (!call.stream) return { stream: null, status: 'off' };
     const waiting = !isFinal(call.state) && !call.answeredAt;
@@ -90,11 +93,14 @@ export class StreamManager {
   }
 
   private connect(call: Call, state: StreamState): void {
-    const agent = new AgentStream(call, state.config, this.o.media.get(call.id), this.o.log, {
+    const agent = new AgentStream(call, state.config, this.o.media.get(call.id), this.o.log, this.o.ping, {
       status: (status, error) => {
         if (state.agent !== agent) return;
         state.status = status;
         state.error = error;
+      },
+      hint: (text) => {
+        if (state.agent === agent) state.hint = text;
       },
       hangup: (reason) => {
         if (state.agent !== agent) return;

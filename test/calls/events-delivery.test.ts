@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { acked, callInState, eventually, getCall, getEvents, pairCredentials, phoneEvent, RawPhone, show, testScope, type Call } from '../helpers/phones.js';
+import { acked, callInState, eventually, getCall, getDeliveries, getEvents, pairCredentials, phoneEvent, RawPhone, show, testScope, type Call } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -278,8 +278,35 @@ describe('a phone that stays away', () => {
     // only the gateway can stop the handset's call: it should send the hangup itself.
     await sim.waitFor((s) => s.commands.some((c) => c.action === 'hangup' && c.callId === callId), 3000);
     await sim.waitFor((s) => s.currentCall === null);
+    // The handset's own report of that hangup is acknowledged, but the call ended once: one call.disconnected.
+    const own = await acked(sim, 'call.disconnected');
+    const events = await getEvents(g, callId);
+    expect(events.filter((e) => e.event === 'call.disconnected')).toHaveLength(1);
+    expect(events.some((e) => e.eventId === own.eventId)).toBe(false);
     const placed = await g.api('POST', '/v1/calls', { deviceId: sim.deviceId, to: '+15550123' });
     expect(placed.status, show(placed)).toBe(202);
+  });
+
+  it('a phone that returns as the grace period expires, its own call.disconnected in its outbox, leaves one call.disconnected and one webhook', async () => {
+    const g = await t.gateway({ timings: { phoneGraceMs: 100 } });
+    const hook = await t.receiver();
+    expect((await g.api('PUT', '/v1/settings', { webhookUrl: hook.url })).status).toBe(200);
+    const sim = await t.phone(g, { reconnect: false });
+    const callId = await sim.ringIncoming('+4930568');
+    expect((await g.api('POST', `/v1/calls/${callId}/answer`)).status).toBe(202);
+    await acked(sim, 'call.active');
+    await sim.disconnect();
+    // While away the caller hung up: the phone keeps that event until the gateway acknowledges it.
+    sim.remoteHangup();
+    await callInState(g, callId, 'ended');
+    await sim.connect();
+    await acked(sim, 'call.disconnected');
+    const events = await getEvents(g, callId);
+    expect(events.map((e) => e.event)).toEqual(['call.ringing', 'call.active', 'call.disconnected']);
+    expect(events[2]!.payload).toMatchObject({ cause: 'other', source: 'gateway' });
+    // A webhook job is stored in the same transaction as its timeline entry: none for the phone's copy.
+    const deliveries = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.some((x) => x.event === 'call.disconnected'), { what: 'the disconnect delivered' });
+    expect(deliveries.map((d) => d.event).sort()).toEqual(['call.active', 'call.disconnected', 'call.ringing']);
   });
 });
 

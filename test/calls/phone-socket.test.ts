@@ -146,14 +146,46 @@ describe('the phone socket /v1/phone', () => {
     expect(Date.parse(moved.lastSeenAt!)).toBeGreaterThan(Date.parse(first.lastSeenAt!));
   });
 
-  it('drops a phone that misses two pongs', async () => {
-    const g = await t.gateway({ timings: { pingIntervalMs: 80 } });
+  it('drops a half-open phone once a ping goes unanswered for pongTimeoutMs, not a ping later', async () => {
+    const g = await t.gateway({ timings: { pingIntervalMs: 150, pongTimeoutMs: 50 } });
     const creds = await pairCredentials(g);
-    // A phone that never answers pings.
+    // A phone whose connection silently drops everything: it never answers a ping.
     const phone = await t.raw(g, creds.deviceToken, {}, { autoPong: false });
+    let pings = 0;
+    phone.ws.on('ping', () => (pings += 1));
     const closed = await phone.closed;
-    expect(closed.code).not.toBe(1000);
+    expect(closed.code).toBe(1006);
+    expect(pings).toBe(1);
     expect((await getDevice(g, creds.deviceId)).connected).toBe(false);
+  });
+
+  it('keeps a phone that answers late but within pongTimeoutMs', async () => {
+    const g = await t.gateway({ timings: { pingIntervalMs: 40, pongTimeoutMs: 400 } });
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken, {}, { autoPong: false });
+    let pongs = 0;
+    phone.ws.on('ping', (data) => {
+      setTimeout(() => {
+        phone.ws.pong(data);
+        pongs += 1;
+      }, 100);
+    });
+    await eventually(async () => pongs, (n) => n >= 3, { what: 'three late pongs' });
+    const device = await getDevice(g, creds.deviceId);
+    expect(device.connected).toBe(true);
+    expect(device.latencyMs).toBeGreaterThanOrEqual(90);
+  });
+
+  it('counts a ping of the phone (checking that the gateway is there) as a sign of life', async () => {
+    const g = await t.gateway();
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken);
+    const before = (await getDevice(g, creds.deviceId)).lastSeenAt;
+    const pong = new Promise((resolve) => phone.ws.once('pong', resolve));
+    await eventually(async () => Date.now(), (now) => now > Date.parse(before!) + 5, { what: 'a later millisecond' });
+    phone.ws.ping();
+    await pong;
+    expect(Date.parse((await getDevice(g, creds.deviceId)).lastSeenAt!)).toBeGreaterThan(Date.parse(before!));
   });
 
   it('closes phone sockets with 1001 when the gateway stops, and the stop raises no error', async () => {

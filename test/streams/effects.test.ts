@@ -57,6 +57,29 @@ describe('stream effects', () => {
     expect(info.error).toBeUndefined();
   });
 
+  it('reports status error with the reason, and hangs up, when the agent dies without a close frame (1006)', async () => {
+    const { g, phone, conn, call } = await liveRawCall(t);
+    conn.ws.terminate();
+    const hangup = await commandSeen(phone, 'hangup', 3000);
+    expect(hangup.callId).toBe(call.id);
+    await callInState(g, call.id, 'ended');
+    const info = await streamInfo(g, call.id);
+    expect(info.status).toBe('error');
+    expect(info.error).toMatch(/lost without a close frame \(1006\)/);
+  });
+
+  it('hints once, in the log and in GET /stream, that a raw agent sending Twilio Media Streams JSON wants format vendor', async () => {
+    const { g, conn, call } = await liveRawCall(t, {}, { captureLogs: true });
+    expect((await streamInfo(g, call.id)).hint).toBeUndefined();
+    conn.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    conn.send({ event: 'media', streamSid: 'MZ1', media: { payload: Buffer.alloc(160, 0xff).toString('base64') } });
+    conn.send({ event: 'mark', streamSid: 'MZ1', mark: { name: 'm' } });
+    const info = await eventually(() => streamInfo(g, call.id), (i) => i.hint !== undefined, { what: 'the hint' });
+    expect(info).toMatchObject({ status: 'live', hint: 'looks like Twilio Media Streams: set stream.format to vendor' });
+    expect(info.error).toBeUndefined();
+    expect(g.logs.filter((l) => l.includes('set stream.format to vendor'))).toHaveLength(1);
+  });
+
   it('hangs up and reports status error with its text when the agent is unreachable', async () => {
     const g = await t.gateway();
     const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, openSocket, show, type Call, type Scope } from '../helpers/phones.js';
+import { callInState, openSocket, pairCredentials, phoneEvent, show, type Call, type RawPhone, type Scope } from '../helpers/phones.js';
 import { Recorded } from '../helpers/recorded.js';
 
 // Protocol messages are read field by field in assertions; `unknown` would only add casts.
@@ -118,8 +119,9 @@ export class FakeAgent {
     wss.on('connection', (ws, req) => this.connections.add(new PeerSocket(ws, req)));
   }
 
-  static async start(pathname = '/agent'): Promise<FakeAgent> {
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  /** `autoPong: false` makes an agent whose connection silently drops everything: it never answers a ping. */
+  static async start(pathname = '/agent', options: { autoPong?: boolean } = {}): Promise<FakeAgent> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, ...options });
     await new Promise<void>((resolve) => wss.once('listening', resolve));
     const { port } = wss.address() as AddressInfo;
     return new FakeAgent(wss, `ws://127.0.0.1:${port}${pathname}`);
@@ -173,8 +175,8 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export async function agent(scope: Scope): Promise<FakeAgent> {
-  return scope.track(await FakeAgent.start());
+export async function agent(scope: Scope, options: { autoPong?: boolean } = {}): Promise<FakeAgent> {
+  return scope.track(await FakeAgent.start('/agent', options));
 }
 
 /** POST /v1/calls from the phone; returns the call. */
@@ -188,6 +190,7 @@ export interface StreamInfoBody {
   stream: Json | null;
   status: string;
   error?: string;
+  hint?: string;
 }
 
 export async function streamInfo(gateway: TestGateway, callId: string): Promise<StreamInfoBody> {
@@ -199,11 +202,11 @@ export async function streamInfo(gateway: TestGateway, callId: string): Promise<
 /** What an upgrade of a media socket ended with. */
 export type MediaOutcome = { ok: true; peer: PeerSocket } | { ok: false; status: number; body: unknown };
 
-export async function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>): Promise<MediaOutcome> {
+export async function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<MediaOutcome> {
   const url = `${gateway.url.replace(/^http/, 'ws')}/v1/calls/${encodeURIComponent(callId)}/media`;
   let peer: PeerSocket | undefined;
   // Record from the first message on: the start message may come right with the upgrade.
-  const outcome = await openSocket(url, headers, {}, (ws) => (peer = new PeerSocket(ws)));
+  const outcome = await openSocket(url, headers, options, (ws) => (peer = new PeerSocket(ws)));
   return outcome.ok && peer ? { ok: true, peer } : outcome.ok ? { ok: false, status: 0, body: 'no socket' } : outcome;
 }
 
@@ -242,8 +245,12 @@ export function samples(pcm: Buffer): number[] {
 }
 
 /** A gateway, a phone that answers at once, and a call streamed in raw format to a fake agent: started and active. */
-export async function liveRawCall(t: Scope, phoneOptions: Parameters<Scope['phone']>[1] = {}): Promise<{ g: TestGateway; phone: PhoneSimulator; a: FakeAgent; conn: PeerSocket; call: Call }> {
-  const g = await t.gateway();
+export async function liveRawCall(
+  t: Scope,
+  phoneOptions: Parameters<Scope['phone']>[1] = {},
+  gatewayOptions: Parameters<Scope['gateway']>[0] = {},
+): Promise<{ g: TestGateway; phone: PhoneSimulator; a: FakeAgent; conn: PeerSocket; call: Call }> {
+  const g = await t.gateway(gatewayOptions);
   const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 }, ...phoneOptions });
   const a = await agent(t);
   const { call } = await placeCall(g, phone, { stream: { url: a.url } });
@@ -251,4 +258,18 @@ export async function liveRawCall(t: Scope, phoneOptions: Parameters<Scope['phon
   await conn.message((m) => m.type === 'start');
   await callInState(g, call.id, 'active');
   return { g, phone, a, conn, call };
+}
+
+/**
+ * An incoming call made active by a phone spoken by hand (RawPhone), so a test can send the gateway
+ * any binary frames it likes, at any pace.
+ */
+export async function rawPhoneCall(t: Scope, g: TestGateway): Promise<{ phone: RawPhone; deviceId: string; callId: string }> {
+  const creds = await pairCredentials(g);
+  const phone = await t.raw(g, creds.deviceToken);
+  const nativeCallId = `native-${randomUUID()}`;
+  const ringing = await phone.event(phoneEvent('call.ringing', nativeCallId, { direction: 'incoming', remoteNumber: '+4930550' }));
+  const callId = String(ringing.callId);
+  await phone.event(phoneEvent('call.active', nativeCallId, { callId }));
+  return { phone, deviceId: creds.deviceId, callId };
 }

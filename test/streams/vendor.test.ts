@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeMulawSample, MulawUpsampler, pcm16kToMulaw8k } from '../../src/audio/index.js';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, testScope } from '../helpers/phones.js';
+import { callInState, eventually, testScope } from '../helpers/phones.js';
 import { agent, placeCall, samples, streamInfo, TONE, toneFrames, type Json, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -142,19 +142,59 @@ describe('vendor stream format (Twilio Media Streams)', () => {
     expect(phone.received.frames).toBeLessThan(45);
   });
 
-  it('bounds what an agent can park: at most 1000 waiting marks, names of at most 256 characters', async () => {
-    const { conn } = await vendorCall();
-    for (const c of mulawRamp(100)) conn.send(media(c));
-    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'n'.repeat(257) } });
-    for (let i = 0; i < 1005; i++) conn.send({ event: 'mark', streamSid: 'x', mark: { name: `m${i}` } });
+  it('echoes every mark of a 30 s answer sent with one mark per 20 ms chunk, the end-of-response mark last', async () => {
+    // The OpenAI Agents SDK's Twilio transport marks every audio chunk, then the end of the response.
+    const { g, conn, callId } = await vendorCall();
+    const chunks = mulawRamp(1500);
+    chunks.forEach((c, i) => {
+      conn.send(media(c));
+      conn.send({ event: 'mark', streamSid: 'x', mark: { name: `chunk-${i}` } });
+    });
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'response-done' } });
+    // The caller interrupts: the rest of the answer is dropped and every mark comes back at once.
     conn.send({ event: 'clear', streamSid: 'x' });
-    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'm999', 5000);
-    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'after' } });
-    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'after', 3000);
+    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'response-done', 10_000);
     const echoed = conn.messages.filter((m) => m.event === 'mark').map((m) => m.mark?.name as string);
-    expect(echoed).toHaveLength(1001);
-    expect(echoed.slice(0, 1000)).toEqual(Array.from({ length: 1000 }, (_, i) => `m${i}`));
-    expect(echoed.at(-1)).toBe('after');
+    expect(echoed).toEqual([...chunks.map((_, i) => `chunk-${i}`), 'response-done']);
+    expect((await streamInfo(g, callId)).status).toBe('live');
+  });
+
+  it('fails the stream of an agent that parks more marks than its queued audio allows, echoing the ones it kept', async () => {
+    const { g, phone, conn, callId } = await vendorCall();
+    // 1 s of audio queued allows 1000 marks plus one per 10 ms of it.
+    for (const c of mulawRamp(50)) conn.send(media(c));
+    for (let i = 0; i < 1500; i++) conn.send({ event: 'mark', streamSid: 'x', mark: { name: `m${i}` } });
+    const info = await eventually(() => streamInfo(g, callId), (i) => i.status === 'error', { what: 'stream error' });
+    expect(info.error).toMatch(/more marks than the gateway keeps: \d+ were waiting for [\d.]+ s of audio \(at most 1000 plus one per 10 ms/);
+    await phone.waitFor((s) => s.commands.some((c) => c.action === 'hangup'), 3000);
+    await conn.closed;
+    // No mark is lost without a word: the ones kept were echoed before the socket closed.
+    const echoed = conn.messages.filter((m) => m.event === 'mark').map((m) => m.mark?.name as string);
+    expect(echoed.length).toBeGreaterThanOrEqual(1000);
+    expect(echoed.length).toBeLessThan(1500);
+    expect(echoed).toEqual(Array.from({ length: echoed.length }, (_, i) => `m${i}`));
+  });
+
+  it('skips a mark whose name is over 256 characters', async () => {
+    const { conn } = await vendorCall();
+    for (const c of mulawRamp(10)) conn.send(media(c));
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'n'.repeat(257) } });
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'short' } });
+    conn.send({ event: 'clear', streamSid: 'x' });
+    await conn.message((m) => m.event === 'mark' && m.mark?.name === 'short');
+    expect(conn.messages.filter((m) => m.event === 'mark').map((m) => m.mark?.name)).toEqual(['short']);
+  });
+
+  it('clear also resets the 8 to 16 kHz converter: the next answer starts without the last sample of the dropped one', async () => {
+    const { phone, conn } = await vendorCall();
+    const loud = Buffer.alloc(160, encodeMulawSample(20_000));
+    for (let i = 0; i < 100; i++) conn.send(media(loud));
+    await phone.waitFor((s) => s.received.frames >= 3, 3000);
+    conn.send({ event: 'clear', streamSid: 'x' });
+    const next = mulawRamp(3, 7);
+    for (const c of next) conn.send(media(c));
+    const expected = new MulawUpsampler().push(Buffer.concat(next));
+    await phone.waitFor((s) => s.receivedAudio().subarray(-expected.length).equals(expected), 3000);
   });
 
   it('skips malformed agent messages and goes on streaming', async () => {

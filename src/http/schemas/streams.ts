@@ -8,6 +8,13 @@ export const StreamInfo = z
     stream: StreamConfig.nullable(),
     status: z.enum(STATUSES),
     error: z.string().optional().openapi({ description: 'error text when the stream failed' }),
+    hint: z
+      .string()
+      .optional()
+      .openapi({
+        description: 'advice on a stream that runs but looks misconfigured, e.g. a raw stream whose agent speaks Twilio Media Streams',
+        example: 'looks like Twilio Media Streams: set stream.format to vendor',
+      }),
   })
   .openapi('StreamInfo');
 

@@ -3,6 +3,7 @@ import * as platform from './001-platform.js';
 import { calls } from './002-calls.js';
 import * as accounts from './003-accounts.js';
 import * as assistant from './004-assistant.js';
+import { eventsPerDevice } from './005-events-per-device.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '002-calls': { up: calls(dialect) },
     '003-accounts': accounts,
     '004-assistant': assistant,
+    '005-events-per-device': { up: eventsPerDevice(dialect) },
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -1,0 +1,131 @@
+import type WebSocket from 'ws';
+
+/** Close code for a peer that fell too far behind reading what the gateway sends. */
+export const CLOSE_TOO_SLOW = 4008;
+
+/** After a close frame that waits behind unread data, how long the peer has before the socket is destroyed. */
+const SLOW_CLOSE_GRACE_MS = 5_000;
+
+export interface HeartbeatOptions {
+  intervalMs: number;
+  /** A ping not answered within this long means the peer is gone. */
+  timeoutMs: number;
+  onPong?(rttMs: number): void;
+  /** No pong within `timeoutMs`. The heartbeat has stopped; ending the socket is the caller's. */
+  onMissed(): void;
+  /** True while the gateway itself has stopped reading the socket: a pong cannot be read then. */
+  holding?(): boolean;
+}
+
+/**
+ * Pings a socket every `intervalMs` and expects each pong within `timeoutMs`. TCP alone takes
+ * minutes to notice a half-open connection, and a peer that stops reading answers no ping either,
+ * since the ping waits behind everything unread.
+ */
+export class Heartbeat {
+  private readonly interval: NodeJS.Timeout;
+  private deadline: NodeJS.Timeout | undefined;
+  private sentAt: number | undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly o: HeartbeatOptions,
+  ) {
+    ws.on('pong', this.pong);
+    this.interval = setInterval(this.ping, o.intervalMs);
+  }
+
+  stop(): void {
+    clearInterval(this.interval);
+    clearTimeout(this.deadline);
+    this.ws.off('pong', this.pong);
+  }
+
+  private readonly ping = (): void => {
+    if (this.sentAt !== undefined || this.ws.readyState !== this.ws.OPEN) return;
+    this.sentAt = performance.now();
+    this.ws.ping();
+    this.deadline = setTimeout(this.expire, this.o.timeoutMs);
+  };
+
+  private readonly expire = (): void => {
+    if (this.o.holding?.()) {
+      this.deadline = setTimeout(this.expire, this.o.timeoutMs);
+      return;
+    }
+    this.stop();
+    this.o.onMissed();
+  };
+
+  private readonly pong = (): void => {
+    if (this.sentAt === undefined) return;
+    const rtt = performance.now() - this.sentAt;
+    this.sentAt = undefined;
+    clearTimeout(this.deadline);
+    this.o.onPong?.(rtt);
+  };
+}
+
+/** How often a socket is pinged and how long its pong may take. */
+export interface PingTimings {
+  pingIntervalMs: number;
+  pongTimeoutMs: number;
+}
+
+export interface AudioPeerOptions extends PingTimings {
+  /** About one second of what this socket carries; a peer with more than this unsent is cut off. */
+  maxBufferedBytes: number;
+  /** The peer was cut off (too slow, or silent to pings) and its socket closed; called once. */
+  onCutOff(reason: string): void;
+}
+
+/**
+ * A socket that carries call audio to a consumer who must keep up: an agent or a media client.
+ * A consumer more than about a second behind is closed with CLOSE_TOO_SLOW and the reason, one that
+ * answers no ping is destroyed, so neither the gateway's memory nor the kernel's queues grow.
+ */
+export class AudioPeer {
+  private state: 'open' | 'cut-off' = 'open';
+  private readonly heartbeat: Heartbeat;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly o: AudioPeerOptions,
+  ) {
+    this.heartbeat = new Heartbeat(ws, {
+      intervalMs: o.pingIntervalMs,
+      timeoutMs: o.pongTimeoutMs,
+      onMissed: () => this.cutOff(`did not answer a ping within ${seconds(o.pongTimeoutMs)}`, () => ws.terminate()),
+    });
+    ws.once('close', () => this.heartbeat.stop());
+  }
+
+  get open(): boolean {
+    return this.state === 'open' && this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** Sends unless the peer is gone or has fallen behind (then it is cut off); false when nothing was sent. */
+  send(data: Buffer | string): boolean {
+    if (!this.open) return false;
+    if (this.ws.bufferedAmount > this.o.maxBufferedBytes) {
+      this.cutOff('fell more than 1 s behind reading the call audio', () => {
+        // The close frame waits behind what the peer has not read; a peer that reads again gets it.
+        this.ws.close(CLOSE_TOO_SLOW, 'too slow: more than 1 s of call audio unread');
+        setTimeout(() => this.ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
+      });
+      return false;
+    }
+    this.ws.send(data, { binary: typeof data !== 'string' });
+    return true;
+  }
+
+  private cutOff(reason: string, end: () => void): void {
+    if (this.state === 'cut-off') return;
+    this.state = 'cut-off';
+    this.heartbeat.stop();
+    end();
+    this.o.onCutOff(reason);
+  }
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import Database from 'libsql';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/auth/index.js';
+import { migrationProvider, type Dialect } from '../../src/store/migrations/index.js';
+import { SQLITE_FILE } from '../../src/store/index.js';
+import { databaseFor, TEST_DATABASE_URL } from '../helpers/postgres.js';
+import { getEvents, phoneEvent, testScope } from '../helpers/phones.js';
+
+const t = testScope();
+
+/** The database of `dataDir` as the gateway left it before migration `before` shipped. */
+async function databaseBefore(dataDir: string, before: string): Promise<Kysely<unknown>> {
+  const dialect: Dialect = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+  const db =
+    dialect === 'postgres'
+      ? new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: (await databaseFor(dataDir)).url, max: 1 }) }) })
+      : new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(path.join(dataDir, SQLITE_FILE)) as unknown as SqliteDatabase }) });
+  const all = await migrationProvider(dialect).getMigrations();
+  const shipped = Object.fromEntries(Object.entries(all).filter(([name]) => name < before));
+  const { error } = await new Migrator({ db, provider: { getMigrations: () => Promise.resolve(shipped) } }).migrateToLatest();
+  if (error) throw error;
+  return db;
+}
+
+describe('migration 005: event ids unique per phone', () => {
+  it('keeps the events stored before it, in order, and their de-duplication per phone', async () => {
+    const dataDir = t.tempDir();
+    const db = await databaseBefore(dataDir, '005');
+    const token = 'dt_migration-test-token-000000000000000';
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`insert into devices (id, name, token_hash, registered_at) values ('phone-aaaaaaaaaaaa', 'Old phone', ${sha256(token).toString('hex')}, ${at})`.execute(db);
+    await sql`insert into calls (id, device_id, remote_number, direction, state, native_call_id, created_at, updated_at)
+      values ('call_00000000000000000001', 'phone-aaaaaaaaaaaa', '+4930700', 'incoming', 'ringing', 'native-old', '2026-01-01T00:00:00.000001Z', ${at})`.execute(db);
+    const ids = ['00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    for (const [i, id] of ids.entries()) {
+      await sql`insert into call_events (event_id, call_id, event, payload, occurred_at, received_at)
+        values (${id}, 'call_00000000000000000001', ${i === 0 ? 'call.ringing' : 'call.simulated_ringing'}, '{}', ${at}, ${at})`.execute(db);
+    }
+    await db.destroy();
+
+    const g = await t.gateway({ dataDir });
+    expect((await getEvents(g, 'call_00000000000000000001')).map((e) => e.eventId)).toEqual(ids);
+    const phone = await t.raw(g, token, { call: { nativeCallId: 'native-old', callId: 'call_00000000000000000001', state: 'ringing' } });
+    // An event stored before the migration, sent again, is still recognised as this phone's.
+    const again = phoneEvent('call.ringing', 'native-old', { eventId: ids[0], direction: 'incoming', remoteNumber: '+4930700' });
+    expect((await phone.event(again)).callId).toBe('call_00000000000000000001');
+    const active = phoneEvent('call.active', 'native-old', { callId: 'call_00000000000000000001' });
+    await phone.event(active);
+    expect((await getEvents(g, 'call_00000000000000000001')).map((e) => e.eventId)).toEqual([...ids, active.eventId]);
+  });
+});
