@@ -1,14 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
-import { getRequestListener, RequestError } from '@hono/node-server';
 import { AccountService } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
-import { createHttpApp, type HttpServices } from './http/index.js';
+import { createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
-import { GatewayError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
@@ -153,22 +150,8 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   upgrades.add('/v1/phone', hub.handleUpgrade);
   upgrades.add('/v1/live', liveSockets.handleUpgrade);
   upgrades.add('/v1/calls/{callId}/media', mediaSockets.handleUpgrade);
-  const server = createServer(
-    getRequestListener(app.fetch, {
-      // A request Node parsed but whose Host or target makes no URL never reaches the app.
-      errorHandler: (err) =>
-        err instanceof RequestError
-          ? Response.json(new GatewayError('VALIDATION_ERROR', 'The request target or Host header is not valid').toBody(), { status: 400 })
-          : undefined,
-    }),
-  );
+  const server = createNodeServer(app.fetch);
   server.on('upgrade', upgrades.handle);
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify({ error: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', message: tooLarge ? 'The request headers are too large' : 'Malformed HTTP request' } });
-    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
