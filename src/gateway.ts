@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { AccountService } from './accounts/index.js';
+import path from 'node:path';
+import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
@@ -118,8 +119,15 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   await calls.start();
   await webhooks.start();
   const stopLive = publishDomainEvents(live, { calls, hub, devices, log });
-  const accounts = new AccountService({ users: new UsersRepo(store.db), sessions: new SessionsRepo(store.db), log });
+  const accounts = new AccountService({
+    users: new UsersRepo(store.db),
+    sessions: new SessionsRepo(store.db),
+    log,
+    setupToken: new SetupToken(config.dataDir),
+    isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
+  });
   if (config.adminEmail && config.adminPassword) await accounts.ensureOwner(config.adminEmail, config.adminPassword);
+  const firstRun = await accounts.prepareFirstRun();
   const services: HttpServices = {
     config,
     log,
@@ -164,6 +172,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url }, 'gateway listening');
+  if (firstRun) logFirstRun(log, url, firstRun);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -189,4 +198,16 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     })());
 
   return { url, port, config, log, store, services, close };
+}
+
+/**
+ * The one place the setup token is shown: the start log, at warn so that it shows at the usual log
+ * levels, in the message itself (fields named like secrets are redacted) for an operator to copy.
+ */
+function logFirstRun(log: Logger, url: string, firstRun: IssuedSetupToken): void {
+  const where = firstRun.saved ? `It is also in ${path.resolve(firstRun.file)} until the owner exists.` : `It could not be saved (${firstRun.reason}).`;
+  log.warn(
+    `No console account yet. To create the owner, open ${url}/ and enter the setup token ${firstRun.token} (the HTTP_GATEWAY_API_KEY works too). ${where} ` +
+      'ADMIN_EMAIL and ADMIN_PASSWORD create the owner at start instead.',
+  );
 }

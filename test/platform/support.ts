@@ -205,14 +205,15 @@ export class ServerProcess {
     });
   }
 
-  /** The first log line with this message; fails if the process exits first. */
-  waitForLog(msg: string): Promise<LogLine> {
-    const seen = this.lines.find((line) => line.msg === msg);
+  /** The first log line with this message (or that passes the test); fails if the process exits first. */
+  waitForLog(match: string | ((line: LogLine) => boolean)): Promise<LogLine> {
+    const test = typeof match === 'string' ? (line: LogLine) => line.msg === match : match;
+    const seen = this.lines.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise<LogLine>((resolve, reject) => {
-      this.waiters.add({ test: (line) => line.msg === msg, resolve });
+      this.waiters.add({ test, resolve });
       void this.exited.then(({ code, signal }) =>
-        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging "${msg}"; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
+        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging ${typeof match === 'string' ? `"${match}"` : 'the line awaited'}; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
       );
     });
   }
