@@ -66,9 +66,16 @@ export interface StartOptions {
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
 export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
+  const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
+  for (const warning of box.warnings) log.warn(warning);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
-  const box = SecretBox.open(config.dataDir);
-  const settings = await SettingsService.open(new SettingsRepo(store.db), box, config);
+  const { settings, resealed } = await SettingsService.open(new SettingsRepo(store.db), box, config).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  if (box.hasPrevious) {
+    log.info({ resealed }, resealed > 0 ? 'stored secrets sealed again with the new key: SECRET_KEY_PREVIOUS can be removed' : 'no stored secret needs SECRET_KEY_PREVIOUS: it can be removed');
+  }
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const devices = new DeviceService(new DevicesRepo(store.db));
   const hub = new PhoneHub({ devices, log, pingIntervalMs: timings.pingIntervalMs, commandTimeoutMs: timings.commandTimeoutMs });

@@ -176,7 +176,7 @@ export class ServerProcess {
     const inherited = { ...process.env };
     // Only the variables a test passes configure the gateway.
     for (const name of Object.keys(inherited)) {
-      if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|HTTP_GATEWAY_API_KEY|PUBLIC_URL|WEBHOOK_URL|DOCS_URL|INCOMING_STREAM_\w+|ASSISTANT_\w+|WEBHOOK_\w+|ADMIN_\w+|LOG_LEVEL)$/.test(name)) {
+      if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|HTTP_GATEWAY_API_KEY|PUBLIC_URL|WEBHOOK_URL|DOCS_URL|INCOMING_STREAM_\w+|ASSISTANT_\w+|WEBHOOK_\w+|ADMIN_\w+|SECRET_\w+|LOG_LEVEL)$/.test(name)) {
         delete inherited[name];
       }
     }
