@@ -174,6 +174,17 @@ describe('the secret key outside DATA_DIR', () => {
     await expectSecrets(await start(dataDir, { SECRET_KEY: key }));
   });
 
+  it('starts with a new key once the sealed values of a lost one are deleted, as docs/operations.md says', async () => {
+    const dataDir = dir();
+    const g = await start(dataDir, { SECRET_KEY: newKey() });
+    await storeSecrets(g);
+    await g.store.db.deleteFrom('settings').where('key', 'in', ['webhookSecret', 'assistantApiKey', 'generated.webhookSecret']).execute();
+    await stop(g);
+    const fresh = await start(dataDir, { SECRET_KEY: newKey() });
+    const res = await fresh.api('GET', '/v1/settings');
+    expect(res.body.settings).toMatchObject({ assistantApiKey: { configured: false }, webhookSecret: { configured: true, source: 'generated' } });
+  });
+
   it('the real server refuses a wrong key with one line on stderr and a non-zero exit', async ({ onTestFinished }) => {
     const dataDir = dir();
     mkdirSync(dataDir, { recursive: true });
