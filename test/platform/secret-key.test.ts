@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ServerProcess, show, storedContaining, tempDir } from './support.js';
 
@@ -51,53 +50,6 @@ async function expectSecrets(g: TestGateway): Promise<void> {
   expect(g.services.settings.webhookSecret()).toBe(WEBHOOK_SECRET);
   expect(g.services.settings.assistantApiKey()).toBe(ASSISTANT_KEY);
 }
-
-describe('SECRET_KEY, SECRET_KEY_FILE and SECRET_KEY_PREVIOUS in the configuration', () => {
-  const rejection = (env: Record<string, string>): ConfigError => {
-    try {
-      loadConfig(env);
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return err as ConfigError;
-    }
-    throw new Error(`accepted ${JSON.stringify(env)}`);
-  };
-
-  it('takes 32 bytes of base64, padded or not, in either alphabet', () => {
-    const key = randomBytes(32);
-    for (const text of [key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
-      expect(loadConfig({ SECRET_KEY: text }).secretKey).toEqual({ key, from: 'SECRET_KEY' });
-      expect(loadConfig({ SECRET_KEY_PREVIOUS: text }).secretKeyPrevious).toEqual(key);
-    }
-    expect(loadConfig({}).secretKey).toBeUndefined();
-  });
-
-  it.each([
-    ['SECRET_KEY', 'too-short'],
-    ['SECRET_KEY', randomBytes(31).toString('base64')],
-    ['SECRET_KEY', randomBytes(33).toString('base64')],
-    ['SECRET_KEY', randomBytes(32).toString('hex')],
-    ['SECRET_KEY_PREVIOUS', 'not a key at all, not at all!!!!!!!!!!!!!!'],
-  ])('refuses %s=%s in one line naming it, without printing it', (variable, value) => {
-    const err = rejection({ [variable]: value });
-    expect(err.variable).toBe(variable);
-    expect(err.message).toMatch(/32 random bytes in base64/);
-    expect(err.message).not.toContain(value);
-    expect(err.message).not.toContain('\n');
-  });
-
-  it('reads SECRET_KEY_FILE, and says which file cannot be read or holds no key', () => {
-    const d = dir();
-    const key = randomBytes(32);
-    writeFileSync(path.join(d, 'good.key'), `${key.toString('base64')}\n`);
-    writeFileSync(path.join(d, 'bad.key'), 'hello');
-    expect(loadConfig({ SECRET_KEY_FILE: path.join(d, 'good.key') }).secretKey).toEqual({ key, from: 'SECRET_KEY_FILE', file: path.join(d, 'good.key') });
-    const missing = rejection({ SECRET_KEY_FILE: path.join(d, 'missing.key') });
-    expect(missing.message).toMatch(/SECRET_KEY_FILE: cannot read .*missing\.key \(ENOENT\)/);
-    expect(rejection({ SECRET_KEY_FILE: path.join(d, 'bad.key') }).message).toMatch(/bad\.key must be 32 random bytes/);
-    expect(rejection({ SECRET_KEY: newKey(), SECRET_KEY_FILE: path.join(d, 'good.key') }).message).toMatch(/not both/);
-  });
-});
 
 describe('the secret key outside DATA_DIR', () => {
   it('seals with SECRET_KEY and makes no DATA_DIR/secret.key; a restart with it opens everything', async () => {
@@ -187,7 +139,6 @@ describe('the secret key outside DATA_DIR', () => {
 
   it('the real server refuses a wrong key with one line on stderr and a non-zero exit', async ({ onTestFinished }) => {
     const dataDir = dir();
-    mkdirSync(dataDir, { recursive: true });
     const g = await start(dataDir, { SECRET_KEY: newKey() });
     await storeSecrets(g);
     await stop(g);
