@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const KEY_FILE = 'secret.key';
+const KEY_FILE = 'secret.key';
 
 /** Where the key comes from: the environment (`SECRET_KEY`, `SECRET_KEY_FILE`), or DATA_DIR/secret.key. */
 export interface SecretKeyOptions {
@@ -37,7 +37,7 @@ export class SecretBox {
     private key: Buffer | null,
     private readonly previous: Buffer | undefined,
     /** How an operator names where the key comes from, in errors. */
-    readonly source: string,
+    private readonly source: string,
     private readonly file: string | null,
   ) {}
 
@@ -99,9 +99,9 @@ export class SecretBox {
         `${this.source} is missing, but ${stored} were sealed with a key: restore the file from your backup, or give that key as SECRET_KEY or SECRET_KEY_FILE`,
       );
     }
-    const tried = this.previous ? `neither the key from ${this.source} nor SECRET_KEY_PREVIOUS` : `the key from ${this.source}`;
+    const tried = this.previous ? `neither the key from ${this.source} nor SECRET_KEY_PREVIOUS opens` : `the key from ${this.source} does not open`;
     return new SecretKeyError(
-      `${tried} opens ${stored}: start with the key they were sealed with, or set SECRET_KEY_PREVIOUS to it so that they are sealed again with the new key`,
+      `${tried} ${stored}: start with the key they were sealed with, or set SECRET_KEY_PREVIOUS to it so that they are sealed again with the new key`,
     );
   }
 }

@@ -88,7 +88,7 @@ describe('the secret key outside DATA_DIR', () => {
     const g = await start(dataDir, right);
     await storeSecrets(g);
     await stop(g);
-    await expect(start(dataDir, { SECRET_KEY: newKey() })).rejects.toThrow(/the key from SECRET_KEY opens .*the assistant key.*SECRET_KEY_PREVIOUS/);
+    await expect(start(dataDir, { SECRET_KEY: newKey() })).rejects.toThrow(/the key from SECRET_KEY does not open .*the assistant key.*SECRET_KEY_PREVIOUS/);
     await expect(start(dataDir, { SECRET_KEY: newKey(), SECRET_KEY_PREVIOUS: newKey() })).rejects.toThrow(/neither the key from SECRET_KEY nor SECRET_KEY_PREVIOUS/);
     await expect(start(dataDir)).rejects.toThrow(/secret\.key .* is missing, but .* were sealed with a key: restore the file/);
     expect(existsSync(path.join(dataDir, 'secret.key')), 'a failed start makes no key of its own').toBe(false);
