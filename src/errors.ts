@@ -57,3 +57,7 @@ export class GatewayError extends Error {
 }
 
 export const notFound = (what: string): GatewayError => new GatewayError('NOT_FOUND', `${what} not found`);
+
+/** A VALIDATION_ERROR about one part of the request, with its issue, like those zod reports (`body`, `header.host`, `target`). */
+export const invalidInput = (path: string, message: string, code: string): GatewayError =>
+  new GatewayError('VALIDATION_ERROR', `${path}: ${message}`, { issues: [{ path, message, code }] });

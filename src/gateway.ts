@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
-import { getRequestListener, RequestError } from '@hono/node-server';
-import { AccountService } from './accounts/index.js';
+import path from 'node:path';
+import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
-import { createHttpApp, type HttpServices } from './http/index.js';
+import { createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
-import { GatewayError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
@@ -75,9 +73,16 @@ export interface StartOptions {
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
 export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
+  const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
+  for (const warning of box.warnings) log.warn(warning);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
-  const box = SecretBox.open(config.dataDir);
-  const settings = await SettingsService.open(new SettingsRepo(store.db), box, config);
+  const { settings, resealed } = await SettingsService.open(new SettingsRepo(store.db), box, config).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  if (box.hasPrevious) {
+    log.info({ resealed }, resealed > 0 ? 'stored secrets sealed again with the new key: SECRET_KEY_PREVIOUS can be removed' : 'no stored secret needs SECRET_KEY_PREVIOUS: it can be removed');
+  }
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const devices = new DeviceService(new DevicesRepo(store.db));
   const hub = new PhoneHub({
@@ -134,8 +139,15 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   await calls.start();
   await webhooks.start();
   const stopLive = publishDomainEvents(live, { calls, hub, devices, log });
-  const accounts = new AccountService({ users: new UsersRepo(store.db), sessions: new SessionsRepo(store.db), log });
+  const accounts = new AccountService({
+    users: new UsersRepo(store.db),
+    sessions: new SessionsRepo(store.db),
+    log,
+    setupToken: new SetupToken(config.dataDir),
+    isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
+  });
   if (config.adminEmail && config.adminPassword) await accounts.ensureOwner(config.adminEmail, config.adminPassword);
+  const firstRun = await accounts.prepareFirstRun();
   const services: HttpServices = {
     config,
     log,
@@ -167,22 +179,8 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   upgrades.add('/v1/phone', hub.handleUpgrade);
   upgrades.add('/v1/live', liveSockets.handleUpgrade);
   upgrades.add('/v1/calls/{callId}/media', mediaSockets.handleUpgrade);
-  const server = createServer(
-    getRequestListener(app.fetch, {
-      // A request Node parsed but whose Host or target makes no URL never reaches the app.
-      errorHandler: (err) =>
-        err instanceof RequestError
-          ? Response.json(new GatewayError('VALIDATION_ERROR', 'The request target or Host header is not valid').toBody(), { status: 400 })
-          : undefined,
-    }),
-  );
+  const server = createNodeServer(app.fetch);
   server.on('upgrade', upgrades.handle);
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify({ error: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', message: tooLarge ? 'The request headers are too large' : 'Malformed HTTP request' } });
-    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -195,6 +193,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url }, 'gateway listening');
+  if (firstRun) logFirstRun(log, url, firstRun);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -220,4 +219,16 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     })());
 
   return { url, port, config, log, store, services, close };
+}
+
+/**
+ * The one place the setup token is shown: the start log, at warn so that it shows at the usual log
+ * levels, in the message itself (fields named like secrets are redacted) for an operator to copy.
+ */
+function logFirstRun(log: Logger, url: string, firstRun: IssuedSetupToken): void {
+  const where = firstRun.saved ? `It is also in ${path.resolve(firstRun.file)} until the owner exists.` : `It could not be saved (${firstRun.reason}).`;
+  log.warn(
+    `No console account yet. To create the owner, open ${url}/ and enter the setup token ${firstRun.token} (the HTTP_GATEWAY_API_KEY works too). ${where} ` +
+      'ADMIN_EMAIL and ADMIN_PASSWORD create the owner at start instead.',
+  );
 }

@@ -24,6 +24,8 @@ export const LIMITS = {
   commandAckTimeoutMs: 5_000,
   incomingAutoStreamDelayMs: 1_000,
   bodyLimitBytes: 1024 * 1024,
+  /** A body the route did not read is read to its end (keeping the connection) within this time, else the connection is closed. */
+  unreadBodyDrainMs: 10_000,
   /** Call metadata, stream parameters and a phone event's payload, as JSON. */
   jsonObjectMaxBytes: 16 * 1024,
   shutdownGraceMs: 5_000,

@@ -110,7 +110,8 @@ export type SettingsPatch = Partial<Record<'publicUrl' | 'webhookUrl' | 'docsUrl
 export const api = {
   authStatus: () => request<{ setupRequired: boolean }>('GET', '/v1/auth/status'),
   me: () => request<{ user: User | null; credential: string }>('GET', '/v1/auth/me', undefined, { quiet401: true }),
-  setup: (email: string, password: string) => request<{ user: User }>('POST', '/v1/auth/setup', { email, password }),
+  setup: (email: string, password: string, setupToken: string) =>
+    request<{ user: User }>('POST', '/v1/auth/setup', { email, password, setupToken: setupToken.trim() }, { quiet401: true }),
   login: (email: string, password: string) => request<{ user: User }>('POST', '/v1/auth/login', { email, password }, { quiet401: true }),
   logout: () => request<void>('POST', '/v1/auth/logout', undefined, { quiet401: true }),
 

@@ -5,6 +5,7 @@ import type { Logger } from '../log.js';
 import { FailureLimiter } from '../phones/rate-limit.js';
 import type { SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.js';
+import type { IssuedSetupToken, SetupToken } from './setup-token.js';
 
 export type Role = 'owner' | 'member';
 
@@ -33,6 +34,10 @@ export interface AccountServiceOptions {
   /** Failed sign-ins per email and client, and per client, before 429. */
   limits?: { perAccount: number; perClient: number; windowMs: number };
   now?: () => number;
+  /** The first run's proof of control of the server; without it, setup needs an API key. */
+  setupToken?: SetupToken;
+  /** Whether a string is a valid API key (the environment's or a `gw_` key): proof of control too. */
+  isApiKey?: (key: string) => Promise<boolean>;
 }
 
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -87,12 +92,38 @@ export class AccountService {
     return next;
   }
 
-  /** First run: creates the owner while no account exists, else 409 CONFLICT. */
-  setup(email: string, password: string): Promise<User> {
+  /**
+   * First run: creates the owner while no account exists (else 409 CONFLICT), for a caller who proves
+   * control of the server with the setup token or an API key (else 401).
+   */
+  setup(email: string, password: string, proof: string | null): Promise<User> {
     return this.exclusive(async () => {
       if (!(await this.setupRequired())) throw new GatewayError('CONFLICT', 'The gateway already has an owner; sign in instead');
+      if (!(await this.provesControl(proof))) {
+        this.o.log.warn('first-run setup refused: no valid setup token or API key');
+        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token from the gateway\'s start log (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
+          issues: [{ path: 'body.setupToken', message: 'not the setup token of this start, nor an API key', code: 'invalid_setup_token' }],
+        });
+      }
       return this.insert(email, password, 'owner');
     });
+  }
+
+  private async provesControl(proof: string | null): Promise<boolean> {
+    if (!proof) return false;
+    if (this.o.setupToken?.matches(proof)) return true;
+    return (await this.o.isApiKey?.(proof)) ?? false;
+  }
+
+  /**
+   * At start: while no account exists, a new setup token for the first run (to print), else none and
+   * any token file left from before is removed.
+   */
+  async prepareFirstRun(): Promise<IssuedSetupToken | null> {
+    if (!this.o.setupToken) return null;
+    if (await this.setupRequired()) return this.o.setupToken.issue();
+    this.o.setupToken.discard();
+    return null;
   }
 
   /** ADMIN_EMAIL and ADMIN_PASSWORD at start: the owner, if no account exists yet. */
@@ -121,6 +152,7 @@ export class AccountService {
     };
     await this.o.users.insert(row);
     this.hasAccount = true;
+    this.o.setupToken?.discard();
     return present(row);
   }
 

@@ -9,4 +9,5 @@ export {
   type Session,
   type User,
 } from './accounts.js';
+export { SetupToken, SETUP_TOKEN_FILE, type IssuedSetupToken } from './setup-token.js';
 export { hashPassword, verifyPassword, SCRYPT_PARAMS } from './passwords.js';

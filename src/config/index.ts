@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
 
@@ -12,6 +13,22 @@ export function parseDurationList(text: string): number[] {
 }
 
 const optionalText = z.string().min(1).optional();
+const KEY_FORMAT = 'must be 32 random bytes in base64, such as the output of `openssl rand -base64 32`';
+
+/** The 32-byte key of a base64 text (standard or URL alphabet, padding optional), or null. */
+export function parseSecretKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return null;
+  const key = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return key.length === 32 ? key : null;
+}
+
+const secretKey = z.string().transform((text, ctx) => {
+  const key = parseSecretKey(text);
+  if (key) return key;
+  ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
+  return z.NEVER;
+});
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
 
@@ -57,6 +74,9 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  SECRET_KEY: secretKey.optional(),
+  SECRET_KEY_FILE: z.string().min(1).optional(),
+  SECRET_KEY_PREVIOUS: secretKey.optional(),
   ADMIN_EMAIL: z.email('must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -78,6 +98,10 @@ export interface Config {
   assistantRealtimeUrl: string;
   webhookSecret: string | undefined;
   webhookRetryDelaysMs: number[];
+  /** The key that seals stored secrets, when it does not live in DATA_DIR/secret.key. */
+  secretKey: { key: Buffer; from: 'SECRET_KEY' } | { key: Buffer; from: 'SECRET_KEY_FILE'; file: string } | undefined;
+  /** The key secrets were sealed with before a rotation; they are sealed again with the new one at start. */
+  secretKeyPrevious: Buffer | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -127,8 +151,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     assistantRealtimeUrl: e.ASSISTANT_REALTIME_URL,
     webhookSecret: e.WEBHOOK_SECRET,
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_DELAYS ?? [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
+    secretKey: readSecretKey(e.SECRET_KEY, e.SECRET_KEY_FILE),
+    secretKeyPrevious: e.SECRET_KEY_PREVIOUS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function readSecretKey(fromEnv: Buffer | undefined, file: string | undefined): Config['secretKey'] {
+  if (fromEnv && file) throw new ConfigError('SECRET_KEY_FILE', 'set SECRET_KEY or SECRET_KEY_FILE, not both');
+  if (fromEnv) return { key: fromEnv, from: 'SECRET_KEY' };
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('SECRET_KEY_FILE', `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const key = parseSecretKey(text);
+  if (!key) throw new ConfigError('SECRET_KEY_FILE', `${file} ${KEY_FORMAT}`);
+  return { key, from: 'SECRET_KEY_FILE', file };
 }

@@ -30,6 +30,29 @@ const emptyJsonBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) =>
   await next();
 };
 
+/**
+ * A body the route never read (refused before validation, or a route that takes none) is read to its
+ * end after the response, so the next request on a keep-alive connection is parsed from where it
+ * starts. Bodies over the limit were refused with `Connection: close` and are left alone. The wait is
+ * bounded: a client that does not finish sending in time loses the connection.
+ */
+const drainUnreadBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const request = c.req.raw;
+  await next();
+  if (!request.body || request.bodyUsed || request.body.locked || c.res.headers.get('connection') === 'close') return;
+  const reader = request.body.getReader();
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), LIMITS.unreadBodyDrainMs);
+  void (async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      // The client went away: nothing is left to keep.
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+};
+
 export function createHttpApp(services: HttpServices): GatewayApp {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -40,6 +63,7 @@ export function createHttpApp(services: HttpServices): GatewayApp {
 
   app.onError(handleError(services.log));
   app.notFound((c) => errorResponse(c, new GatewayError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)));
+  app.use('*', drainUnreadBody);
   app.use(
     '*',
     bodyLimit({

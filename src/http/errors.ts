@@ -1,7 +1,8 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { GatewayError, type ErrorIssue } from '../errors.js';
+import { GatewayError, invalidInput, type ErrorIssue } from '../errors.js';
 import type { Logger } from '../log.js';
 
 const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header', cookie: 'cookie' };
@@ -26,13 +27,24 @@ export function errorResponse(c: Context, error: GatewayError): Response {
   return c.json(error.toBody(), error.status as 400);
 }
 
+/** Whether the client closed the connection before its request was read (an aborted upload). */
+function clientWentAway(c: Context): boolean {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming !== undefined && (incoming.errored !== null || (incoming.destroyed && !incoming.complete));
+}
+
 /** The one error handler: every failure leaves in the contract's error shape. */
 export function handleError(log: Logger) {
   return (err: Error, c: Context): Response => {
+    if (clientWentAway(c)) {
+      // Nobody reads this answer; a client hanging up mid-upload is not the gateway's fault.
+      log.debug({ method: c.req.method, path: c.req.path }, 'client closed the connection before sending the whole request');
+      return errorResponse(c, invalidInput('body', 'the connection closed before the body was complete', 'incomplete_body'));
+    }
     if (err instanceof GatewayError) return errorResponse(c, err);
     if (err instanceof HTTPException) {
-      if (err.status === 400) return errorResponse(c, new GatewayError('VALIDATION_ERROR', 'The request body is not valid JSON'));
-      if (err.status === 415) return errorResponse(c, new GatewayError('VALIDATION_ERROR', 'The request body must be JSON (Content-Type: application/json)'));
+      if (err.status === 400) return errorResponse(c, invalidInput('body', 'not valid JSON', 'invalid_json'));
+      if (err.status === 415) return errorResponse(c, invalidInput('header.content-type', 'must be JSON (application/json)', 'invalid_content_type'));
       if (err.status === 413) return errorResponse(c, new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is over 1 MiB'));
       if (err.status === 401) return errorResponse(c, new GatewayError('UNAUTHORIZED', err.message || 'Unauthorized'));
       return errorResponse(c, new GatewayError('INTERNAL_ERROR', err.message || 'Request failed', { status: err.status }));

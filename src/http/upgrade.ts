@@ -1,22 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GatewayError } from '../errors.js';
+import { GatewayError, invalidInput } from '../errors.js';
 import type { Logger } from '../log.js';
+import { writeRawError } from './node-server.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>) => void | Promise<void>;
-
-/** Writes a refused upgrade as an ordinary HTTP response with the contract's error body. */
-export function refuseUpgrade(socket: Duplex, error: GatewayError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(error.toBody());
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests' }[error.status] ?? 'Error';
-  socket.end(
-    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
 
 /**
  * Routes WebSocket upgrades by path. Credentials are checked by each handler before the upgrade is
@@ -46,16 +34,16 @@ export class UpgradeRouter {
       route = this.match(pathname);
     } catch {
       // An unparsable target or a malformed %-escape: the client's mistake, never the process's end.
-      return refuseUpgrade(socket, new GatewayError('VALIDATION_ERROR', 'The request target is not a valid path'));
+      return writeRawError(socket, invalidInput('target', 'not a valid path', 'invalid_target'));
     }
-    if (!route) return refuseUpgrade(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
+    if (!route) return writeRawError(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
     const { handler, params } = route;
     Promise.resolve()
       .then(() => handler(req, socket, head, params))
       .catch((err: unknown) => {
-        if (err instanceof GatewayError) return refuseUpgrade(socket, err);
+        if (err instanceof GatewayError) return writeRawError(socket, err);
         this.log.error({ err, path: pathname }, 'upgrade failed');
-        refuseUpgrade(socket, new GatewayError('INTERNAL_ERROR', 'Internal error'));
+        writeRawError(socket, new GatewayError('INTERNAL_ERROR', 'Internal error'));
       });
   };
 

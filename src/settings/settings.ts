@@ -47,6 +47,12 @@ const SECRET_FIELDS = ['assistantApiKey', 'webhookSecret'] as const;
 type SecretField = (typeof SECRET_FIELDS)[number];
 
 const GENERATED_WEBHOOK_SECRET = 'generated.webhookSecret';
+/** Every stored value sealed with the secret key, and how an operator knows it. */
+const SEALED_KEYS: ReadonlyArray<[string, string]> = [
+  ['assistantApiKey', 'the assistant key'],
+  ['webhookSecret', 'the webhook secret'],
+  [GENERATED_WEBHOOK_SECRET, 'the generated webhook secret'],
+];
 const AGENT_KEY = 'agent';
 
 export const DEFAULT_AGENT_SETTINGS: AgentSettings = { autoAnswer: false, ownerName: '', about: '', voice: 'marin' };
@@ -67,13 +73,34 @@ export class SettingsService {
     private readonly config: Config,
   ) {}
 
-  static async open(repo: SettingsRepo, box: SecretBox, config: Config): Promise<SettingsService> {
+  /**
+   * Loads the settings and checks that the key opens every sealed one, sealing again with the new key
+   * what only SECRET_KEY_PREVIOUS opens; throws SecretKeyError when a stored secret opens with neither.
+   * `resealed` counts the values sealed again.
+   */
+  static async open(repo: SettingsRepo, box: SecretBox, config: Config): Promise<{ settings: SettingsService; resealed: number }> {
     const service = new SettingsService(repo, box, config);
     service.stored = await repo.all();
+    const resealed = await service.checkSealed();
     if (!service.stored.has(GENERATED_WEBHOOK_SECRET)) {
       await service.save({ [GENERATED_WEBHOOK_SECRET]: box.seal(newWebhookSecret()) });
     }
-    return service;
+    return { settings: service, resealed };
+  }
+
+  private async checkSealed(): Promise<number> {
+    const resealed: Record<string, string> = {};
+    const unreadable: string[] = [];
+    for (const [key, name] of SEALED_KEYS) {
+      const sealed = this.stored.get(key);
+      if (typeof sealed !== 'string') continue;
+      const check = this.box.check(sealed);
+      if (check.kind === 'reseal') resealed[key] = check.sealed;
+      else if (check.kind === 'unreadable') unreadable.push(name);
+    }
+    if (unreadable.length > 0) throw this.box.mismatch(unreadable);
+    await this.save(resealed);
+    return Object.keys(resealed).length;
   }
 
   onChange(listener: (view: SettingsView) => void): () => void {

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { launchBrowser, screenshot, skipBrowser, watchErrors } from './support.js';
@@ -40,12 +43,20 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
   it('shows the first-run page and creates the owner, who is then signed in', async () => {
     await page.goto(`${g.url}/`);
     await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+    await expectText(page, 'DATA_DIR/setup-token');
     await page.getByLabel('Email').fill(OWNER.email);
+    await screenshot(page, 'first-run');
     await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
     await page.getByLabel('Repeat the password').fill('something else');
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expectText(page, 'The two passwords differ');
     await page.getByLabel('Repeat the password').fill(OWNER.password);
+    // Without the setup token from the gateway's start log the owner is not created.
+    await page.getByLabel('Setup token').fill('vgsetup_not-the-one-printed');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await expectText(page, 'not the setup token of this start');
+    expect(await page.getByLabel('Setup token').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Setup token').fill(readFileSync(path.join(g.dataDir, SETUP_TOKEN_FILE), 'utf8').trim());
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
     expect(page.url()).toBe(`${g.url}/calls`);

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
+import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { filesContaining } from '../platform/support.js';
-import { consoleClient, cookieOf, OWNER, setupOwner, show, signIn } from './support.js';
+import { consoleClient, cookieOf, OWNER, setupOwner, setupTokenOf, show, signIn } from './support.js';
 
 let g: TestGateway | undefined;
 afterEach(async () => {
@@ -17,13 +20,13 @@ describe('first run', () => {
     expect(before.status, show(before)).toBe(200);
     expect(before.body).toEqual({ setupRequired: true });
 
-    const setup = await c('POST', '/v1/auth/setup', { email: ' Owner@Example.COM ', password: OWNER.password });
+    const setup = await c('POST', '/v1/auth/setup', { email: ' Owner@Example.COM ', password: OWNER.password, setupToken: setupTokenOf(g) });
     expect(setup.status, show(setup)).toBe(201);
     expect(setup.body.user).toMatchObject({ email: 'owner@example.com', role: 'owner', lastLoginAt: null });
     expect(setup.headers.get('set-cookie')).toMatch(/^vg_session=/);
 
     expect((await c('GET', '/v1/auth/status')).body).toEqual({ setupRequired: false });
-    const again = await c('POST', '/v1/auth/setup', { email: 'intruder@example.com', password: 'another password' });
+    const again = await c('POST', '/v1/auth/setup', { email: 'intruder@example.com', password: 'another password', setupToken: TEST_API_KEY });
     expect(again.status, show(again)).toBe(409);
     expect(again.body).toMatchObject({ error: { code: 'CONFLICT', message: expect.any(String) } });
     const intruder = await c('POST', '/v1/auth/login', { email: 'intruder@example.com', password: 'another password' });
@@ -33,8 +36,9 @@ describe('first run', () => {
   it('lets only one of two simultaneous first-run requests win', async () => {
     g = await startTestGateway();
     const c = consoleClient(g);
+    const setupToken = setupTokenOf(g);
     const results = await Promise.all(
-      ['a@example.com', 'b@example.com', 'c@example.com'].map((email) => c('POST', '/v1/auth/setup', { email, password: OWNER.password })),
+      ['a@example.com', 'b@example.com', 'c@example.com'].map((email) => c('POST', '/v1/auth/setup', { email, password: OWNER.password, setupToken })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
@@ -42,7 +46,7 @@ describe('first run', () => {
   it('validates the first account: an email and a password of at least 8 characters', async () => {
     g = await startTestGateway();
     const c = consoleClient(g);
-    const res = await c('POST', '/v1/auth/setup', { email: 'not-an-email', password: 'short' });
+    const res = await c('POST', '/v1/auth/setup', { email: 'not-an-email', password: 'short', setupToken: setupTokenOf(g) });
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.issues.map((i: { path: string }) => i.path).sort()).toEqual(['body.email', 'body.password']);
@@ -56,7 +60,8 @@ describe('first run', () => {
     const login = await c('POST', '/v1/auth/login', { email: 'admin@example.com', password: 'admin password 1' });
     expect(login.status, show(login)).toBe(200);
     expect(login.body.user).toMatchObject({ email: 'admin@example.com', role: 'owner' });
-    expect((await c('POST', '/v1/auth/setup', OWNER)).status).toBe(409);
+    expect((await c('POST', '/v1/auth/setup', { ...OWNER, setupToken: TEST_API_KEY })).status).toBe(409);
+    expect(existsSync(path.join(g.dataDir, SETUP_TOKEN_FILE)), 'no setup token once the owner exists').toBe(false);
 
     // A restart with other values changes nothing: the environment only seeds an empty gateway.
     const dataDir = g.dataDir;
@@ -100,7 +105,7 @@ describe('sign-in and sessions', () => {
 
   it('sets an HttpOnly, SameSite=Strict cookie on path / that expires, Secure behind https', async () => {
     g = await startTestGateway();
-    const setup = await consoleClient(g)('POST', '/v1/auth/setup', OWNER);
+    const setup = await consoleClient(g)('POST', '/v1/auth/setup', { ...OWNER, setupToken: setupTokenOf(g) });
     const header = setup.headers.get('set-cookie') ?? '';
     const parts = header.split(';').map((p) => p.trim());
     expect(parts[0]).toMatch(/^vg_session=[A-Za-z0-9_-]{40,}$/);

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
+import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
 
@@ -49,8 +52,11 @@ export function cookieOf(res: { headers: Headers }): string {
   return header.split(';')[0]!;
 }
 
+/** The first run's setup token, read where an operator finds it besides the log: DATA_DIR/setup-token. */
+export const setupTokenOf = (g: TestGateway): string => readFileSync(path.join(g.dataDir, SETUP_TOKEN_FILE), 'utf8').trim();
+
 export async function setupOwner(g: TestGateway, account = OWNER): Promise<string> {
-  const res = await consoleClient(g)('POST', '/v1/auth/setup', account);
+  const res = await consoleClient(g)('POST', '/v1/auth/setup', { ...account, setupToken: setupTokenOf(g) });
   if (res.status !== 201) throw new Error(`setup failed: ${show(res)}`);
   return cookieOf(res);
 }

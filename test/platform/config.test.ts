@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { ServerProcess, tempDir } from './support.js';
@@ -47,6 +49,8 @@ describe('configuration from the environment', () => {
       ASSISTANT_REALTIME_URL: 'ws://127.0.0.1:9999/realtime',
       WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
       WEBHOOK_RETRY_DELAYS: '50ms,1s,2m',
+      SECRET_KEY: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=',
+      SECRET_KEY_PREVIOUS: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD: 'correct horse battery',
       LOG_LEVEL: 'debug',
@@ -67,6 +71,8 @@ describe('configuration from the environment', () => {
       assistantRealtimeUrl: 'ws://127.0.0.1:9999/realtime',
       webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
       webhookRetryDelaysMs: [50, 1000, 120_000],
+      secretKey: { key: Buffer.from('q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=', 'base64'), from: 'SECRET_KEY' },
+      secretKeyPrevious: Buffer.from(Array.from({ length: 32 }, (_, i) => i)),
       adminEmail: 'owner@example.com',
       adminPassword: 'correct horse battery',
       logLevel: 'debug',
@@ -139,5 +145,43 @@ describe('configuration from the environment', () => {
       else expect(lines[0]).not.toContain(value);
       expect(server.lines.map((l) => l.msg)).not.toContain('gateway listening');
     });
+  });
+});
+
+describe('SECRET_KEY, SECRET_KEY_FILE and SECRET_KEY_PREVIOUS in the configuration', () => {
+  it('takes 32 bytes of base64, padded or not, in either alphabet', () => {
+    const key = randomBytes(32);
+    for (const text of [key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
+      expect(loadConfig({ SECRET_KEY: text }).secretKey).toEqual({ key, from: 'SECRET_KEY' });
+      expect(loadConfig({ SECRET_KEY_PREVIOUS: text }).secretKeyPrevious).toEqual(key);
+    }
+    expect(loadConfig({}).secretKey).toBeUndefined();
+  });
+
+  it.each([
+    ['SECRET_KEY', 'too-short'],
+    ['SECRET_KEY', randomBytes(31).toString('base64')],
+    ['SECRET_KEY', randomBytes(33).toString('base64')],
+    ['SECRET_KEY', randomBytes(32).toString('hex')],
+    ['SECRET_KEY_PREVIOUS', 'not a key at all, not at all!!!!!!!!!!!!!!'],
+  ])('refuses %s=%s in one line naming it, without printing it', (variable, value) => {
+    const err = rejection({ [variable]: value });
+    expect(err.variable).toBe(variable);
+    expect(err.message).toMatch(/32 random bytes in base64/);
+    expect(err.message).not.toContain(value);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('reads SECRET_KEY_FILE, and says which file cannot be read or holds no key', ({ onTestFinished }) => {
+    const d = tempDir();
+    onTestFinished(() => rmSync(d, { recursive: true, force: true }));
+    const key = randomBytes(32);
+    writeFileSync(path.join(d, 'good.key'), `${key.toString('base64')}\n`);
+    writeFileSync(path.join(d, 'bad.key'), 'hello');
+    expect(loadConfig({ SECRET_KEY_FILE: path.join(d, 'good.key') }).secretKey).toEqual({ key, from: 'SECRET_KEY_FILE', file: path.join(d, 'good.key') });
+    const missing = rejection({ SECRET_KEY_FILE: path.join(d, 'missing.key') });
+    expect(missing.message).toMatch(/SECRET_KEY_FILE: cannot read .*missing\.key \(ENOENT\)/);
+    expect(rejection({ SECRET_KEY_FILE: path.join(d, 'bad.key') }).message).toMatch(/bad\.key must be 32 random bytes/);
+    expect(rejection({ SECRET_KEY: randomBytes(32).toString('base64'), SECRET_KEY_FILE: path.join(d, 'good.key') }).message).toMatch(/not both/);
   });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -73,6 +74,88 @@ export async function chunkedRequest(url: string, method: string, chunks: Array<
   return readResponse(await response);
 }
 
+/** One response read off a raw connection. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  body: unknown;
+}
+
+/** Parses the whole responses at the start of `data`; returns them and the bytes left over. */
+function parseResponses(data: Buffer): { responses: WireResponse[]; rest: Buffer } {
+  const responses: WireResponse[] = [];
+  let rest = data;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine = '', ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    let body = rest.subarray(end + 4);
+    let text: string;
+    if (headers['transfer-encoding'] === 'chunked') {
+      const chunks: Buffer[] = [];
+      let complete = false;
+      for (;;) {
+        const lineEnd = body.indexOf('\r\n');
+        if (lineEnd < 0) break;
+        const size = parseInt(body.subarray(0, lineEnd).toString('latin1'), 16);
+        if (body.length < lineEnd + 2 + size + 2) break;
+        chunks.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+        body = body.subarray(lineEnd + 2 + size + 2);
+        if (size === 0) {
+          complete = true;
+          break;
+        }
+      }
+      if (!complete) break;
+      text = Buffer.concat(chunks).toString('utf8');
+    } else {
+      const length = Number(headers['content-length'] ?? 0);
+      if (body.length < length) break;
+      text = body.subarray(0, length).toString('utf8');
+      body = body.subarray(length);
+    }
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, text, body: parsed });
+    rest = body;
+  }
+  return { responses, rest };
+}
+
+/**
+ * Writes raw bytes on one connection (node:net, so nothing is fixed up on the way) and reads the
+ * responses until `expected` have arrived or the server closes. `closed` tells whether it did.
+ */
+export function rawHttp(url: string, writes: Array<string | Buffer>, expected: number): Promise<{ responses: WireResponse[]; closed: boolean; error?: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let data = Buffer.alloc(0);
+    let error: string | undefined;
+    const done = (closed: boolean) => {
+      socket.destroy();
+      resolve({ responses: parseResponses(data).responses, closed, ...(error ? { error } : {}) });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      if (parseResponses(data).responses.length >= expected) done(false);
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    socket.on('close', () => done(true));
+    for (const write of writes) socket.write(write);
+  });
+}
+
 export interface LogLine {
   level: number;
   msg: string;
@@ -93,7 +176,7 @@ export class ServerProcess {
     const inherited = { ...process.env };
     // Only the variables a test passes configure the gateway.
     for (const name of Object.keys(inherited)) {
-      if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|HTTP_GATEWAY_API_KEY|PUBLIC_URL|WEBHOOK_URL|DOCS_URL|INCOMING_STREAM_\w+|ASSISTANT_\w+|WEBHOOK_\w+|ADMIN_\w+|LOG_LEVEL)$/.test(name)) {
+      if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|HTTP_GATEWAY_API_KEY|PUBLIC_URL|WEBHOOK_URL|DOCS_URL|INCOMING_STREAM_\w+|ASSISTANT_\w+|WEBHOOK_\w+|ADMIN_\w+|SECRET_\w+|LOG_LEVEL)$/.test(name)) {
         delete inherited[name];
       }
     }
@@ -122,14 +205,15 @@ export class ServerProcess {
     });
   }
 
-  /** The first log line with this message; fails if the process exits first. */
-  waitForLog(msg: string): Promise<LogLine> {
-    const seen = this.lines.find((line) => line.msg === msg);
+  /** The first log line with this message (or that passes the test); fails if the process exits first. */
+  waitForLog(match: string | ((line: LogLine) => boolean)): Promise<LogLine> {
+    const test = typeof match === 'string' ? (line: LogLine) => line.msg === match : match;
+    const seen = this.lines.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise<LogLine>((resolve, reject) => {
-      this.waiters.add({ test: (line) => line.msg === msg, resolve });
+      this.waiters.add({ test, resolve });
       void this.exited.then(({ code, signal }) =>
-        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging "${msg}"; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
+        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging ${typeof match === 'string' ? `"${match}"` : 'the line awaited'}; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
       );
     });
   }

@@ -60,6 +60,7 @@ export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; n
 }
 
 export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
+  const [setupToken, setSetupToken] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -76,7 +77,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
     setMismatch(false);
     setBusy(true);
     setError(null);
-    api.setup(email, password).then(
+    api.setup(email, password, setupToken).then(
       (r) => onDone(r.user),
       (err: ApiError) => {
         setBusy(false);
@@ -90,11 +91,29 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
       intro={
         <p>
           This gateway has no account yet. Create the <strong>owner</strong> account: it signs in to this console and can add other users later.
+          To prove that you run this gateway, paste its <strong>setup token</strong>.
         </p>
       }
     >
       <form onSubmit={submit} noValidate className="stack">
-        <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.field('email')} autoFocus />
+        <TextField
+          label="Setup token"
+          name="setup-token"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          hint={
+            <>
+              The gateway prints it in its log at start (<code>No console account yet…</code>) and keeps it in <code>DATA_DIR/setup-token</code>. Its{' '}
+              <code>HTTP_GATEWAY_API_KEY</code> works too.
+            </>
+          }
+          value={setupToken}
+          onChange={(e) => setSetupToken(e.target.value)}
+          error={error?.field('setupToken')}
+          autoFocus
+        />
+        <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.field('email')} />
         <TextField
           label="Password"
           type="password"

@@ -2,9 +2,10 @@ import { createRoute } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { Session } from '../../accounts/index.js';
+import { credentialFrom } from '../../auth/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
-import { AuthStatus, Credentials, Me, NewAccount, UserResponse } from '../schemas/accounts.js';
+import { AuthStatus, Credentials, Me, OwnerSetup, UserResponse } from '../schemas/accounts.js';
 import type { AppEnv, HttpServices } from '../services.js';
 import { cameOverHttps, clearedSessionCookie, readCookie, refuseForeignOrigin, SESSION_COOKIE, sessionCookie } from '../session.js';
 
@@ -35,15 +36,18 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       path: '/v1/auth/setup',
       tags: TAGS,
       summary: 'First run: create the owner account while no account exists, and sign in',
-      description: 'Sets the `vg_session` cookie. Answers 409 CONFLICT once an account exists.',
+      description:
+        'Needs proof of control of the server: `setupToken` (printed in the gateway\'s log at start and kept in `DATA_DIR/setup-token` ' +
+        'until the first account exists), or an API key such as `HTTP_GATEWAY_API_KEY`, in `setupToken` or as `Authorization: Bearer`. ' +
+        'Without it the answer is 401. Sets the `vg_session` cookie. Answers 409 CONFLICT once an account exists.',
       ...PUBLIC,
-      request: { body: jsonBody(NewAccount) },
-      responses: { 201: jsonContent(UserResponse, 'The owner, signed in'), ...errorResponses(400, 403, 409, 413) },
+      request: { body: jsonBody(OwnerSetup) },
+      responses: { 201: jsonContent(UserResponse, 'The owner, signed in'), ...errorResponses(400, 401, 403, 409, 413) },
     }),
     async (c) => {
       refuseForeignOrigin(c, settings.publicUrl());
-      const { email, password } = c.req.valid('json');
-      const user = await accounts.setup(email, password);
+      const { email, password, setupToken } = c.req.valid('json');
+      const user = await accounts.setup(email, password, setupToken ?? credentialFrom(c.req.raw.headers));
       setCookie(c, await accounts.createSession(user.id));
       return c.json({ user }, 201);
     },

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { GatewayError } from '../../errors.js';
+import { invalidInput } from '../../errors.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses } from '../openapi.js';
 
@@ -28,7 +28,7 @@ export function registerLiveRoutes(app: GatewayApp): void {
       },
     }),
     () => {
-      throw new GatewayError('VALIDATION_ERROR', 'GET /v1/live is a WebSocket: connect with Upgrade: websocket');
+      throw invalidInput('header.upgrade', 'GET /v1/live is a WebSocket: connect with Upgrade: websocket', 'websocket_required');
     },
   );
 }

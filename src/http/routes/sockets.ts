@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
-import { GatewayError } from '../../errors.js';
+import { invalidInput } from '../../errors.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses } from '../openapi.js';
 import { CallIdParam } from '../schemas/calls.js';
 
 const plainGet = (path: string) => () => {
-  throw new GatewayError('VALIDATION_ERROR', `GET ${path} is a WebSocket: connect with Upgrade: websocket`);
+  throw invalidInput('header.upgrade', `GET ${path} is a WebSocket: connect with Upgrade: websocket`, 'websocket_required');
 };
 
 /**

@@ -26,6 +26,19 @@ export const User = z
 
 export const Credentials = z.object({ email: Email, password: z.string().min(1).max(LIMITS.passwordMaxLength) }).openapi('Credentials');
 export const NewAccount = z.object({ email: Email, password: Password }).openapi('NewAccount');
+export const OwnerSetup = NewAccount.extend({
+  setupToken: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({
+      description:
+        'Proof of control of the server: the one-time setup token the gateway prints in its log at start (also in `DATA_DIR/setup-token`), ' +
+        'or the `HTTP_GATEWAY_API_KEY` (or any API key, also accepted as `Authorization: Bearer`)',
+      example: 'vgsetup_4f3Xk2…',
+    }),
+}).openapi('OwnerSetup');
 
 export const UserResponse = z.object({ user: User }).openapi('UserResponse');
 export const Me = z
