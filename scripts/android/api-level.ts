@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ACC_INTERFACE, readClassFile, type ClassFile } from './classfile.js';
+import { readClassFile, type ClassFile } from './classfile.js';
 import type { DexClass, DexReference } from './dexdump.js';
 import { ZipArchive } from './zip.js';
 
@@ -38,9 +38,9 @@ export interface ApiViolation {
 export const formatViolation = (v: ApiViolation): string => `${v.from}: ${v.reference} (${v.problem})`;
 
 interface TypeInfo {
+  /** An interface's is java/lang/Object (in class files and in dex), so Object's methods resolve on it. */
   superName: string | undefined;
   interfaces: readonly string[];
-  isInterface: boolean;
   declares(kind: 'method' | 'field', name: string, descriptor: string): boolean;
 }
 
@@ -67,7 +67,6 @@ export function checkApiLevel(
       return {
         superName: dex.superName,
         interfaces: dex.interfaces,
-        isInterface: (dex.access & ACC_INTERFACE) !== 0,
         declares: (kind, member, descriptor) => (kind === 'method' ? dex.methods : dex.fields).some((m) => m.name === member && m.descriptor === descriptor),
       };
     }
@@ -76,7 +75,6 @@ export function checkApiLevel(
     return {
       superName: file.superName,
       interfaces: file.interfaces,
-      isInterface: (file.access & ACC_INTERFACE) !== 0,
       declares: (kind, member, descriptor) => (kind === 'method' ? file.methods : file.fields).some((m) => m.name === member && m.descriptor === descriptor),
     };
   };
@@ -93,7 +91,6 @@ export function checkApiLevel(
     const queue = [ref.owner];
     const seen = new Set<string>();
     let missing: string | undefined;
-    let sawInterface = false;
     while (queue.length) {
       const name = queue.shift()!;
       if (seen.has(name)) continue;
@@ -104,12 +101,9 @@ export function checkApiLevel(
         continue;
       }
       if (info.declares(ref.kind as 'method' | 'field', ref.name!, ref.descriptor!)) return undefined;
-      sawInterface ||= info.isInterface;
       if (info.superName) queue.push(info.superName);
       queue.push(...info.interfaces);
     }
-    // An interface's methods include Object's.
-    if (sawInterface && ref.kind === 'method' && typeInfo('java/lang/Object')?.declares('method', ref.name!, ref.descriptor!)) return undefined;
     return missing ? `class ${dotted(missing)} is ${notInApi}` : notInApi;
   };
 

@@ -37,9 +37,10 @@ export async function checkSignature(apk: string, tc: Toolchain): Promise<CheckR
 
 /** zipalign -c -p 4: every stored entry 4-byte aligned, shared libraries page aligned. */
 export async function checkAlignment(apk: string, tc: Toolchain): Promise<CheckResult> {
-  const result = await run(tc.zipalign, ['-c', '-p', '4', apk], { env: tc.env });
+  const result = await run(tc.zipalign, ['-c', '-p', '-v', '4', apk], { env: tc.env });
+  // With -v, each misaligned entry is a line `<offset> <name> (BAD - <remainder>)`.
   const bad = result.stdout.split('\n').filter((l) => /\(BAD/.test(l)).map((l) => l.trim());
-  return { name: 'zipalign -c -p 4', problems: result.code === 0 ? [] : bad.length ? bad : [`zipalign -c failed: ${result.stderr.trim()}`] };
+  return { name: 'zipalign -c -p 4', problems: result.code === 0 ? [] : bad.length ? bad : [`zipalign -c failed: ${(result.stderr || result.stdout).trim()}`] };
 }
 
 /** Android 11+ refuses to install an APK targeting 30+ whose resources.arsc is compressed or unaligned. */

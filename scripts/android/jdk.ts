@@ -8,7 +8,7 @@ export interface Jdk {
   keytool: string;
 }
 
-export const NO_JDK_MESSAGE = 'javac was not found: install a JDK (apt-get install openjdk-17-jdk-headless) to build the Android app';
+export const NO_JDK_MESSAGE = 'javac not found; install a JDK (apt-get install openjdk-17-jdk-headless) to build and check the Android app';
 
 const executable = (file: string): boolean => {
   try {
@@ -19,9 +19,14 @@ const executable = (file: string): boolean => {
   }
 };
 
+const pathDirs = (env: NodeJS.ProcessEnv): string[] => (env.PATH ?? '').split(path.delimiter).filter(Boolean);
+
+/** Whether a command is on PATH. */
+export const onPath = (command: string, env: NodeJS.ProcessEnv = process.env): boolean => pathDirs(env).some((d) => executable(path.join(d, command)));
+
 /** The JDK from JAVA_HOME, else from PATH; undefined when javac is missing. Synchronous, for test collection. */
 export function findJdk(env: NodeJS.ProcessEnv = process.env): Jdk | undefined {
-  const dirs = [env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin') : '', ...(env.PATH ?? '').split(path.delimiter)].filter(Boolean);
+  const dirs = [env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin') : '', ...pathDirs(env)].filter(Boolean);
   const dir = dirs.find((d) => executable(path.join(d, 'javac')) && executable(path.join(d, 'java')));
   if (!dir) return undefined;
   return { javac: path.join(dir, 'javac'), java: path.join(dir, 'java'), keytool: path.join(dir, 'keytool') };

@@ -65,7 +65,7 @@ export async function ensureLocalKey(keytool: string, dir: string = KEYSTORE_DIR
     // The password goes through the environment, never the command line (visible in ps).
     await runOk('keytool -genkeypair', keytool, [
       '-genkeypair', '-keystore', keystore, '-storetype', 'PKCS12', '-alias', LOCAL_ALIAS,
-      '-keyalg', 'RSA', '-keysize', '3072', '-validity', '10000', '-dname', 'CN=Voice Gateway (local build)',
+      '-keyalg', 'EC', '-groupname', 'secp256r1', '-validity', '10000', '-dname', 'CN=Voice Gateway (local build)',
       '-storepass:env', 'VG_KEYTOOL_PASSWORD', '-keypass:env', 'VG_KEYTOOL_PASSWORD',
     ], { env: { ...process.env, VG_KEYTOOL_PASSWORD: password } });
     chmodSync(keystore, 0o600);

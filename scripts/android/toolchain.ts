@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AndroidToolError, run, runOk, tail, withLock } from './exec.js';
+import { onPath } from './jdk.js';
 import { ANDROID_DIR } from './paths.js';
 
 /**
@@ -162,7 +163,7 @@ export async function ensureToolchain(options: ToolchainOptions = {}): Promise<T
 
 async function fetchToolchain(dir: string, mirror: string, log: (line: string) => void): Promise<void> {
   for (const command of ['apt-get', 'dpkg']) {
-    if ((await run('sh', ['-c', `command -v ${command}`])).code !== 0) throw new AndroidToolError(`${command} is needed to fetch the Android toolchain (a Debian machine)`);
+    if (!onPath(command)) throw new AndroidToolError(`${command} is needed to fetch the Android toolchain (a Debian machine)`);
   }
   for (const sub of ['apt', 'debs', 'root']) rmSync(path.join(dir, sub), { recursive: true, force: true });
   const apt = path.join(dir, 'apt');
