@@ -5,7 +5,7 @@ import { AccountService } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
-import { createHttpApp, type HttpServices } from './http/index.js';
+import { APP_APK_PATH, createHttpApp, type HttpServices } from './http/index.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
 import { GatewayError } from './errors.js';
@@ -63,10 +63,12 @@ export interface StartOptions {
   config: Config;
   log?: Logger;
   timings?: Partial<GatewayTimings>;
+  /** The APK served at /app/voice-gateway.apk; android/build/voice-gateway.apk by default. */
+  appApkPath?: string;
 }
 
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
-export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides }: StartOptions): Promise<Gateway> {
+export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides, appApkPath = APP_APK_PATH }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   const box = SecretBox.open(config.dataDir);
@@ -138,6 +140,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     isStreaming: (callId) => media.isStreaming(callId),
     accounts,
     live,
+    appApkPath,
     sessionPrincipal: sessionPrincipalResolver(accounts, () => settings.publicUrl()),
   };
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });
