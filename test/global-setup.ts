@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_JDK_REASON } from './android/support.js';
-import { findJdk } from '../scripts/android/jdk.js';
+import { NO_JDK_REASON, skipAndroid } from './android/support.js';
 
 /**
  * Vitest global setup: the browser tests drive the built console, so build it first when stale.
@@ -11,7 +10,7 @@ import { findJdk } from '../scripts/android/jdk.js';
 export default function setup(): void {
   // Each vitest project runs this setup; the line is worth reading once.
   const noted = globalThis as { androidSkipNoted?: boolean };
-  if (!findJdk() && !noted.androidSkipNoted) console.log(`\n${NO_JDK_REASON}\n`);
+  if (skipAndroid && !noted.androidSkipNoted) console.log(`\n${NO_JDK_REASON}\n`);
   noted.androidSkipNoted = true;
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-console.js')], { cwd: root, stdio: 'inherit' });

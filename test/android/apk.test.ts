@@ -5,7 +5,7 @@ import { checkApk, dumpManifest, type CheckResult } from '../../scripts/android/
 import { buildApk, type BuildResult } from '../../scripts/android/build.js';
 import { ANDROID_DIR, packageVersion } from '../../scripts/android/paths.js';
 import { ensureToolchain, type Toolchain } from '../../scripts/android/toolchain.js';
-import { BUILD_TIMEOUT_MS, JDK, show } from './support.js';
+import { BUILD_TIMEOUT_MS, requireJdk, show, skipAndroid } from './support.js';
 
 /**
  * Every permission the app requests, and only these: a change to the manifest's permissions must
@@ -29,7 +29,7 @@ const hasJava = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { 
 // The app's Android classes come from their own branch; until they are in, the manifest names classes the dex cannot have.
 const appSourcesMissing = !hasJava(path.join(ANDROID_DIR, 'app/src'));
 
-describe.skipIf(!JDK)('the built APK (npm run build:android)', () => {
+describe.skipIf(skipAndroid)('the built APK (npm run build:android)', () => {
   let tc: Toolchain;
   let build: BuildResult;
   let checks: CheckResult[];
@@ -41,6 +41,7 @@ describe.skipIf(!JDK)('the built APK (npm run build:android)', () => {
   };
 
   beforeAll(async () => {
+    requireJdk();
     tc = await ensureToolchain();
     build = await buildApk({ toolchain: tc });
     checks = await checkApk(build.apk, tc, { packageName: 'dev.voicegateway.app', minSdk: 26, targetSdk: 34, permissions: PERMISSIONS });

@@ -18,7 +18,7 @@ import { checkManifest } from '../../scripts/android/manifest-checks.js';
 import { ANDROID_DIR } from '../../scripts/android/paths.js';
 import { ensureLocalKey } from '../../scripts/android/signing.js';
 import { ensureToolchain, type Toolchain } from '../../scripts/android/toolchain.js';
-import { BUILD_TIMEOUT_MS, JDK, show, tempDir, writeZip } from './support.js';
+import { BUILD_TIMEOUT_MS, requireJdk, show, skipAndroid, tempDir, writeZip, type Jdk } from './support.js';
 
 /** Writes files below `root` from a map of relative paths. */
 function writeTree(root: string, files: Record<string, string>): void {
@@ -55,12 +55,14 @@ public final class Careless {
 }
 `;
 
-describe.skipIf(!JDK)('the build and the checks on small, deliberately good and bad inputs', () => {
+describe.skipIf(skipAndroid)('the build and the checks on small, deliberately good and bad inputs', () => {
+  let jdk: Jdk;
   let tc: Toolchain;
   let root: string;
   let built: BuildResult;
 
   beforeAll(async () => {
+    jdk = requireJdk();
     tc = await ensureToolchain();
     root = tempDir();
     // A tiny app with stubs, a compat class and an activity that calls it: the whole pipeline.
@@ -87,7 +89,7 @@ public class Main extends android.app.Activity {
     built = await buildApk({
       androidDir: path.join(root, 'android'),
       toolchain: tc,
-      signingKey: await ensureLocalKey(JDK!.keytool, path.join(root, 'keystore')),
+      signingKey: await ensureLocalKey(jdk.keytool, path.join(root, 'keystore')),
       version: '1.2.3',
     });
   }, BUILD_TIMEOUT_MS);
@@ -115,13 +117,13 @@ public class Main extends android.app.Activity {
   it('the API check names the class outside compat that uses an API above 23, and the lambda check the class with a lambda', async () => {
     const out = path.join(root, 'bad');
     writeTree(out, { 'src/dev/voicegateway/app/Careless.java': OUTSIDE_COMPAT, 'src/dev/voicegateway/app/compat/Channels.java': COMPAT, 'stubs/android/app/NotificationChannel.java': STUB });
-    await runOk('javac stub', JDK!.javac, ['--release', '8', '-d', path.join(out, 'stubs-classes'), '-cp', tc.androidJar, path.join(out, 'stubs/android/app/NotificationChannel.java')]);
+    await runOk('javac stub', jdk.javac, ['--release', '8', '-d', path.join(out, 'stubs-classes'), '-cp', tc.androidJar, path.join(out, 'stubs/android/app/NotificationChannel.java')]);
     const bootclasspath = `${path.join(out, 'stubs-classes')}:${tc.androidJar}`;
-    await runOk('javac', JDK!.javac, ['-source', '8', '-target', '8', '-Xlint:-options', '-bootclasspath', bootclasspath, '-d', path.join(out, 'classes'), path.join(out, 'src/dev/voicegateway/app/Careless.java'), path.join(out, 'src/dev/voicegateway/app/compat/Channels.java')]);
+    await runOk('javac', jdk.javac, ['-source', '8', '-target', '8', '-Xlint:-options', '-bootclasspath', bootclasspath, '-d', path.join(out, 'classes'), path.join(out, 'src/dev/voicegateway/app/Careless.java'), path.join(out, 'src/dev/voicegateway/app/compat/Channels.java')]);
     // android.jar 23 has no LambdaMetafactory, so a lambda only compiles against the JDK's classes.
-    await runOk('javac lambda', JDK!.javac, ['--release', '8', '-d', path.join(out, 'classes'), path.join(import.meta.dirname, 'fixtures/Lambda.java')]);
+    await runOk('javac lambda', jdk.javac, ['--release', '8', '-d', path.join(out, 'classes'), path.join(import.meta.dirname, 'fixtures/Lambda.java')]);
     const dex = path.join(out, 'bad.dex');
-    await runOk('dx', JDK!.java, ['-jar', tc.dxJar, '--dex', '--min-sdk-version=26', `--output=${dex}`, path.join(out, 'classes')]);
+    await runOk('dx', jdk.java, ['-jar', tc.dxJar, '--dex', '--min-sdk-version=26', `--output=${dex}`, path.join(out, 'classes')]);
     const classes = await dumpDex(dex, tc);
 
     const api = checkPlatformApi(classes, tc);

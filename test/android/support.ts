@@ -2,12 +2,26 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findJdk, NO_JDK_MESSAGE } from '../../scripts/android/jdk.js';
+import { findJdk, NO_JDK_MESSAGE, type Jdk } from '../../scripts/android/jdk.js';
 import type { CheckResult } from '../../scripts/android/apk-checks.js';
 
-/** The JDK, or undefined: then every test that needs javac is skipped (test/global-setup.ts says so once). */
+export type { Jdk };
+
+/** The JDK, or undefined. */
 export const JDK = findJdk();
 export const NO_JDK_REASON = `Android tests skipped: ${NO_JDK_MESSAGE}`;
+
+/**
+ * Without javac the tests that build the APK are skipped (test/global-setup.ts says so once), except
+ * in CI (`CI` set, as for the browser tests), where a missing JDK fails the run instead of hiding it.
+ */
+export const skipAndroid = !JDK && !process.env.CI;
+
+/** The JDK, for a suite that runs: in CI without one, its first hook fails with how to install it. */
+export function requireJdk(): Jdk {
+  if (!JDK) throw new Error(NO_JDK_MESSAGE);
+  return JDK;
+}
 
 /** Long enough to fetch the toolchain (about 15 s) and build from nothing on two busy cores. */
 export const BUILD_TIMEOUT_MS = 5 * 60_000;

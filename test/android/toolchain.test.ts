@@ -5,7 +5,7 @@ import { versionCode } from '../../scripts/android/build.js';
 import { onPath } from '../../scripts/android/jdk.js';
 import { ensureLocalKey, signingKeyFromEnv } from '../../scripts/android/signing.js';
 import { ensureToolchain, mirrorFromAptSources } from '../../scripts/android/toolchain.js';
-import { JDK, tempDir } from './support.js';
+import { requireJdk, skipAndroid, tempDir } from './support.js';
 
 const dirs: string[] = [];
 const scratch = (): string => {
@@ -63,15 +63,16 @@ describe('versions and signing keys', () => {
     });
   });
 
-  it.skipIf(!JDK)('makes the local key once, its password readable only by its owner', async () => {
+  it.skipIf(skipAndroid)('makes the local key once, its password readable only by its owner', async () => {
+    const { keytool } = requireJdk();
     const dir = path.join(scratch(), '.keystore');
-    const first = await ensureLocalKey(JDK!.keytool, dir);
+    const first = await ensureLocalKey(keytool, dir);
     expect(first.origin).toBe('local');
     expect(statSync(path.join(dir, 'password')).mode & 0o777).toBe(0o600);
     expect(statSync(first.keystore).mode & 0o777).toBe(0o600);
-    const again = await ensureLocalKey(JDK!.keytool, dir);
+    const again = await ensureLocalKey(keytool, dir);
     expect(again).toEqual(first);
     rmSync(path.join(dir, 'password'));
-    await expect(ensureLocalKey(JDK!.keytool, dir)).rejects.toThrow(/password file .* is missing/);
+    await expect(ensureLocalKey(keytool, dir)).rejects.toThrow(/password file .* is missing/);
   });
 });
