@@ -9,19 +9,8 @@ import { checkManifest, componentClass, manifestClasses } from '../../scripts/an
 // built APK itself is checked in apk.test.ts).
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string): string => readFileSync(path.join(here, 'fixtures', name), 'utf8');
-const PERMISSIONS = [
-  'android.permission.INTERNET',
-  'android.permission.ACCESS_NETWORK_STATE',
-  'android.permission.FOREGROUND_SERVICE',
-  'android.permission.FOREGROUND_SERVICE_CONNECTED_DEVICE',
-  'android.permission.CHANGE_NETWORK_STATE',
-  'android.permission.RECEIVE_BOOT_COMPLETED',
-  'android.permission.REQUEST_IGNORE_BATTERY_OPTIMIZATIONS',
-  'android.permission.CALL_PHONE',
-  'android.permission.POST_NOTIFICATIONS',
-  'android.permission.USE_FULL_SCREEN_INTENT',
-  'android.permission.CAMERA',
-];
+// The fixture's own permissions, read from the manifest tree (the app's list is kept in apk.test.ts).
+const PERMISSIONS = findAll(parseXmlTree(fixture('manifest.xmltree.txt')), 'uses-permission').map((e) => String(e.attributes['android:name']));
 const EXPECTED = { packageName: 'dev.voicegateway.app', minSdk: 26, targetSdk: 34, permissions: PERMISSIONS };
 
 const load = () => ({ manifest: parseXmlTree(fixture('manifest.xmltree.txt')), badging: parseBadging(fixture('badging.txt')) });
@@ -37,6 +26,8 @@ describe('aapt dump parsers', () => {
     const { badging } = load();
     expect(badging).toMatchObject({ packageName: 'dev.voicegateway.app', versionCode: 1000, versionName: '0.1.0', minSdk: 26, targetSdk: 34, launchableActivity: 'dev.voicegateway.app.ui.StatusActivity' });
     expect(badging.permissions).toEqual(PERMISSIONS);
+    expect(PERMISSIONS).toHaveLength(11);
+    expect(PERMISSIONS).toContain('android.permission.FOREGROUND_SERVICE_CONNECTED_DEVICE');
   });
 
   it('reads the manifest tree with typed values: strings, booleans, integers and flags', () => {
