@@ -100,8 +100,9 @@ function inputsDigest(androidDir: string, parts: string[]): string {
 export async function buildApk(options: BuildOptions = {}): Promise<BuildResult> {
   const jdk = findJdk();
   if (!jdk) throw new AndroidToolError(NO_JDK_MESSAGE);
-  const androidDir = options.androidDir ?? ANDROID_DIR;
-  const outDir = options.outDir ?? path.join(androidDir, 'build');
+  // Absolute: some steps run in another directory (aapt add names the entry after its path).
+  const androidDir = path.resolve(options.androidDir ?? ANDROID_DIR);
+  const outDir = path.resolve(options.outDir ?? path.join(androidDir, 'build'));
   const log = options.log ?? (() => {});
   const versionName = options.version ?? packageVersion();
   const code = versionCode(versionName);

@@ -87,7 +87,8 @@ public class Main extends android.app.Activity {
 `,
     });
     built = await buildApk({
-      androidDir: path.join(root, 'android'),
+      // Relative, as a person would type it: the build must not depend on its working directory.
+      androidDir: path.relative(process.cwd(), path.join(root, 'android')),
       toolchain: tc,
       signingKey: await ensureLocalKey(jdk.keytool, path.join(root, 'keystore')),
       version: '1.2.3',
