@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseBadging, parseXmlTree, type Badging, type XmlElement } from './aapt-dump.js';
 import { checkApiLevel, formatViolation, JarClassPath } from './api-level.js';
 import { parseDexdump, type DexClass } from './dexdump.js';
-import { runOk, run } from './exec.js';
+import { run, runOk } from './exec.js';
+import { findJdk } from './jdk.js';
 import { checkManifest, manifestClasses, type CheckResult, type ManifestExpectations } from './manifest-checks.js';
 import { MIN_SDK, PLATFORM_API } from './paths.js';
 import { apksignerArgs, type Toolchain } from './toolchain.js';
@@ -24,7 +25,7 @@ export const LIBRARY_MEMBERS_ABOVE_PLATFORM: ReadonlyMap<string, number> = new M
 
 /** apksigner verify: the APK verifies, signed with the v2 and v3 schemes. */
 export async function checkSignature(apk: string, tc: Toolchain): Promise<CheckResult> {
-  const result = await run('java', apksignerArgs(tc, ['verify', '-v', '--min-sdk-version', String(MIN_SDK), apk]));
+  const result = await run(findJdk()?.java ?? 'java', apksignerArgs(tc, ['verify', '-v', '--min-sdk-version', String(MIN_SDK), apk]));
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`apksigner verify failed: ${(result.stderr || result.stdout).trim().split('\n').slice(0, 5).join(' / ')}`);
   else {

@@ -8,9 +8,6 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The Android sources: android/core, android/app (manifest, res, src, compat, stubs). */
 export const ANDROID_DIR = path.join(REPO_ROOT, 'android');
 
-/** Where `npm run build:android` writes the APK; the gateway serves it from here. */
-export const APK_PATH = path.join(ANDROID_DIR, 'build', 'voice-gateway.apk');
-
 export const MIN_SDK = 26;
 export const TARGET_SDK = 34;
 /** The newest android.jar Debian packages; anything newer is reached only through compat/. */

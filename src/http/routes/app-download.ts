@@ -10,7 +10,7 @@ import { errorResponses, PUBLIC } from '../openapi.js';
 import { HttpUrl } from '../schemas/common.js';
 import type { HttpServices } from '../services.js';
 
-/** Where `npm run build:android` writes the app (scripts/android/paths.ts). */
+/** Where `npm run build:android` writes the app (scripts/android/build.ts). */
 export const APP_APK_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../android/build/voice-gateway.apk');
 export const APP_DOWNLOAD_PATH = '/app/voice-gateway.apk';
 const APK_TYPE = 'application/vnd.android.package-archive';
