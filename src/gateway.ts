@@ -4,7 +4,7 @@ import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/in
 import { AssistantService } from './assistant/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
-import { createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
+import { APP_APK_PATH, createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
@@ -68,10 +68,12 @@ export interface StartOptions {
   config: Config;
   log?: Logger;
   timings?: Partial<GatewayTimings>;
+  /** The APK served at /app/voice-gateway.apk; android/build/voice-gateway.apk by default. */
+  appApkPath?: string;
 }
 
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
-export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides }: StartOptions): Promise<Gateway> {
+export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides, appApkPath = APP_APK_PATH }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
   const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
   for (const warning of box.warnings) log.warn(warning);
@@ -163,6 +165,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     isStreaming: (callId) => media.isStreaming(callId),
     accounts,
     live,
+    appApkPath,
     sessionPrincipal: sessionPrincipalResolver(accounts, () => settings.publicUrl()),
   };
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });

@@ -15,6 +15,12 @@ import type {
   WebhookDelivery,
 } from './types';
 
+/** Where the gateway serves the Android app (src/http/routes/app-download.ts). */
+export const APP_DOWNLOAD_PATH = '/app/voice-gateway.apk';
+
+/** A QR code of the app's download address at `publicUrl`, drawn by the gateway. */
+export const appQrSrc = (publicUrl: string): string => `/app/install-qr.svg?url=${encodeURIComponent(publicUrl)}`;
+
 export interface Issue {
   path: string;
   message: string;
@@ -136,6 +142,8 @@ export const api = {
   devices: () => request<{ devices: Device[] }>('GET', '/v1/devices'),
   removeDevice: (deviceId: string) => request<void>('DELETE', `/v1/devices/${id(deviceId)}`),
   pairing: (publicUrl?: string) => request<Pairing>('POST', '/v1/pairing', publicUrl ? { publicUrl } : {}),
+  /** Whether the gateway has the Android app to serve: HEAD of the download (no credential needed). */
+  appBuilt: () => fetch(APP_DOWNLOAD_PATH, { method: 'HEAD' }).then((res) => res.ok),
 
   agentSettings: () => request<{ settings: AssistantSettings }>('GET', '/v1/agent'),
   saveAgentSettings: (patch: Partial<AssistantSettings>) => request<{ settings: AssistantSettings }>('PUT', '/v1/agent', patch),

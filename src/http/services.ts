@@ -33,6 +33,8 @@ export interface HttpServices {
   accounts: AccountService;
   /** The console's live channel: publish a LiveMessage to every open console. */
   live: LiveHub;
+  /** The Android app's APK, served at /app/voice-gateway.apk once `npm run build:android` made it. */
+  appApkPath: string;
   /**
    * Extra credential checks (the console's session cookie) tried when no API key is sent. Methods
    * other than GET, HEAD and OPTIONS (pass 'UPGRADE' for a WebSocket) also need `origin` to be the

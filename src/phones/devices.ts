@@ -52,6 +52,9 @@ function newPairingCode(): string {
   return code;
 }
 
+/** SVG markup of a QR code of `text`: the pairing link, or the app's download address. */
+export const qrSvg = (text: string): Promise<string> => QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+
 const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
 
 export class DeviceService {
@@ -107,8 +110,7 @@ export class DeviceService {
     const expiresAt = new Date(now + LIMITS.pairingCodeTtlMs).toISOString();
     await this.repo.insertPairingCode({ code_hash: sha256(code).toString('hex'), public_url: publicUrl, expires_at: expiresAt, used_at: null });
     const pairUri = `${APP_SCHEME}://pair?url=${encodeURIComponent(publicUrl)}&code=${code}`;
-    const qrSvg = await QRCode.toString(pairUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-    return { code, expiresAt, publicUrl, pairUri, qrSvg };
+    return { code, expiresAt, publicUrl, pairUri, qrSvg: await qrSvg(pairUri) };
   }
 
   /** Redeems a one-time code for a new phone and its token (shown this once; only its hash is kept). */

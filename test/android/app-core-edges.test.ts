@@ -2,17 +2,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileHost, javaMissing } from '../../scripts/android/host.js';
 import { runPhoneCommand } from '../../src/simulator/index.js';
 import { closedPort } from '../streams/helpers.js';
 import { eventually, getDevice, pairingCode, testScope } from '../helpers/phones.js';
+import { hostBuild, requireJdk, skipAndroid } from './support.js';
 import { JvmPhone } from './jvm-phone.js';
 import { TcpProxy, selfSignedCertificate } from './proxy.js';
 
-const missing = javaMissing();
 
 /** The app's core where things go wrong: TLS, unreachable gateways, used codes; and its CLI next to the Node simulator's. */
-describe.skipIf(missing !== null)(`the app's core at the edges${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(skipAndroid)("the app's core at the edges", () => {
   const t = testScope();
 
   it('pairs over https and keeps its socket on wss; an untrusted or misnamed certificate is explained', async () => {
@@ -78,9 +77,9 @@ describe.skipIf(missing !== null)(`the app's core at the edges${missing ? ` (ski
 
   it('runs from the command line like npm run phone: pairs, rings, and prints what happens', async () => {
     const g = await t.gateway();
-    const build = compileHost();
+    const build = hostBuild();
     const tokenFile = path.join(t.tempDir(), 'cli.json');
-    const child = spawn('java', ['-cp', build.runtime.join(':'), 'dev.voicegateway.jvm.Main',
+    const child = spawn(requireJdk().java, ['-cp', build.runtime.join(':'), 'dev.voicegateway.jvm.Main',
       '--url', g.url, '--code', await pairingCode(g), '--token-file', tokenFile, '--ring', '+15550123', '--silence']);
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -99,7 +98,7 @@ describe.skipIf(missing !== null)(`the app's core at the edges${missing ? ` (ski
     expect(out).toMatch(/stopping \(signal\)/);
     expect(existsSync(tokenFile)).toBe(true);
 
-    const usage = spawnSync('java', ['-cp', build.runtime.join(':'), 'dev.voicegateway.jvm.Main', '--url', g.url, '--outcome', 'maybe', '--code', 'X'], { encoding: 'utf8' });
+    const usage = spawnSync(requireJdk().java, ['-cp', build.runtime.join(':'), 'dev.voicegateway.jvm.Main', '--url', g.url, '--outcome', 'maybe', '--code', 'X'], { encoding: 'utf8' });
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/--outcome must be one of answer, busy, no-answer, failed/);
     expect(usage.stderr).toMatch(/Usage: npm run phone:jvm/);

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { javaMissing } from '../../scripts/android/host.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import { callInState, eventually, getCall, getDevice, getEvents, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
 import { openMedia, rampPcm, samples, toneFrames, unstamped } from '../streams/helpers.js';
+import { skipAndroid } from './support.js';
 import { JvmPhone, type JvmPhoneOptions } from './jvm-phone.js';
 import { TcpProxy } from './proxy.js';
 
-const missing = javaMissing();
 
 /**
  * The Android app's own core (android/core), run on the host JVM with a simulated telephony,
  * against a real gateway over real HTTP and WebSockets.
  */
-describe.skipIf(missing !== null)(`the app's core against a real gateway${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
   const t = testScope();
 
   async function jvmPhone(url: string, gatewayForCode: Parameters<typeof pairingCode>[0], options: Partial<JvmPhoneOptions> = {}): Promise<JvmPhone> {

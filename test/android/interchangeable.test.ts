@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { javaMissing } from '../../scripts/android/host.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { callInState, getEvents, pairingCode, show, testScope, type Call, type Scope } from '../helpers/phones.js';
+import { skipAndroid } from './support.js';
 import { JvmPhone } from './jvm-phone.js';
 
-const missing = javaMissing();
 
 /** What a test needs of a phone, whichever implementation plays it. */
 interface AnyPhone {
@@ -51,7 +50,7 @@ const phones: Array<[string, (t: Scope, g: TestGateway) => Promise<AnyPhone>]> =
  * causes and spec events through either phone (the app's timeline adds Telecom's intermediate
  * steps, which move no state).
  */
-describe.skipIf(missing !== null)(`either phone${missing ? ` (the app's core is skipped: ${missing})` : ''}`, () => {
+describe.skipIf(skipAndroid)('either phone', () => {
   const t = testScope();
   const spine = (events: Array<{ event: string }>): string[] =>
     events.map((e) => e.event).filter((e) => e !== 'call.connecting' && e !== 'call.disconnecting');

@@ -5,10 +5,10 @@ import net, { type AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { compileHost, javaMissing, junitClasses } from '../../scripts/android/host.js';
+import { junitClasses } from '../../scripts/android/host.js';
 import { selfSignedCertificate } from './proxy.js';
+import { hostBuild, requireJdk, skipAndroid } from './support.js';
 
-const missing = javaMissing();
 
 /** Echo and scripted behaviours for the core's WebSocket client (WebSocketClientTest.java). */
 function scripted(wss: WebSocketServer): void {
@@ -79,7 +79,7 @@ async function listen(server: net.Server): Promise<number> {
 
 function runJava(classpath: string[], args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('java', ['-cp', classpath.join(':'), ...args], { env: { ...process.env, ...env } });
+    const child = spawn(requireJdk().java, ['-cp', classpath.join(':'), ...args], { env: { ...process.env, ...env } });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
@@ -92,13 +92,13 @@ function runJava(classpath: string[], args: string[], env: Record<string, string
 }
 
 /** The JUnit tests of the app's core (android/core/test, android/jvm/test), one run per class. */
-describe.skipIf(missing !== null)(`JUnit tests of the app's core${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(skipAndroid)("JUnit tests of the app's core", () => {
   const servers: net.Server[] = [];
   const env: Record<string, string> = {};
   let classpath: string[] = [];
 
   beforeAll(async () => {
-    classpath = compileHost().testRuntime;
+    classpath = hostBuild().testRuntime;
     const echo = createHttpServer();
     scripted(new WebSocketServer({ server: echo, perMessageDeflate: false }));
     const cert = selfSignedCertificate('DNS:localhost');
@@ -121,7 +121,7 @@ describe.skipIf(missing !== null)(`JUnit tests of the app's core${missing ? ` (s
     }
   });
 
-  const classes = missing ? [] : junitClasses();
+  const classes = skipAndroid ? [] : junitClasses();
   it('finds the JUnit classes', () => {
     expect(classes.length).toBeGreaterThanOrEqual(10);
   });

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { compileHost } from '../../scripts/android/host.js';
 import { Recorded } from '../helpers/recorded.js';
+import { hostBuild, requireJdk } from './support.js';
 
 /** One line the JVM phone wrote on stdout (see android/jvm Control.java). */
 // Lines are read field by field in assertions; `unknown` would only add casts.
@@ -55,7 +55,7 @@ export class JvmPhone {
   }
 
   static async start(options: JvmPhoneOptions): Promise<JvmPhone> {
-    const build = compileHost();
+    const build = hostBuild();
     const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), 'vg-jvm-'));
     const timings = Object.entries({ ...DEFAULT_TIMINGS, ...options.timings })
       .map(([k, v]) => `${k}=${v}`)
@@ -64,7 +64,7 @@ export class JvmPhone {
     if (options.code) args.push('--code', options.code);
     if (options.tokenFile) args.push('--token-file', options.tokenFile);
     args.push(...(options.args ?? []));
-    const phone = new JvmPhone(spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] }), stateDir);
+    const phone = new JvmPhone(spawn(requireJdk().java, args, { stdio: ['pipe', 'pipe', 'pipe'] }), stateDir);
     await Promise.race([
       phone.lines.next((l) => l.kind === 'ready', 15_000, 'JVM phone ready'),
       phone.exited.then((code) => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,23 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
   });
 
+  it('offers the app for download beside the pairing code, or says how to build it', async () => {
+    await nav(page, 'Phones');
+    await page.getByRole('button', { name: 'Pair a phone' }).first().click();
+    const install = page.getByRole('region', { name: 'Install the app' });
+    await install.getByTestId('app-not-built').waitFor();
+    await expectText(page, 'npm run build:android');
+
+    // The build writes the APK where the gateway serves it from (the test gateway's data directory).
+    writeFileSync(path.join(g.dataDir, 'voice-gateway.apk'), Buffer.from('PK\u0003\u0004 a stand-in for the APK'));
+    await page.getByRole('button', { name: 'New code' }).click();
+    const qr = install.getByRole('img', { name: 'QR code to download the Voice Gateway app' });
+    await qr.waitFor();
+    await expect.poll(() => qr.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await install.getByRole('link').getAttribute('href')).toBe('https://gateway.example.com/app/voice-gateway.apk');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('pairs a phone from the code shown on the page, with a QR code and a countdown', async () => {
     await nav(page, 'Phones');
     await expectText(page, 'No phones yet');
@@ -102,7 +119,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     expect(code).toMatch(/^[0-9A-Z]{10}$/);
     await expectText(page, 'Expires in 9:5');
     expect(await page.getByTestId('pair-uri').textContent()).toContain(`code=${code}`);
-    expect(await page.getByRole('img', { name: /QR code/ }).getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(await page.getByRole('img', { name: /QR code to pair/ }).getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     await screenshot(page, 'phones-pairing');
 
     phone = new PhoneSimulator({ gatewayUrl: g.url, name: 'Pixel 8', model: 'Pixel 8', dial: { outcome: 'manual' }, health: { battery: 76, charging: false, network: 'cellular', signal: 3, carrier: 'Telekom' } });

@@ -51,7 +51,7 @@ export function apiClient(baseUrl: string, defaultKey: string | null = TEST_API_
 
 /** A whole gateway on an ephemeral loopback port with a temporary data directory. */
 export async function startTestGateway(
-  options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean; timings?: Partial<GatewayTimings> } = {},
+  options: { env?: Record<string, string>; dataDir?: string; captureLogs?: boolean; timings?: Partial<GatewayTimings>; appApkPath?: string } = {},
 ): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'vg-test-'));
   const database = TEST_DATABASE_URL ? await databaseFor(dataDir) : undefined;
@@ -72,7 +72,13 @@ export async function startTestGateway(
       done();
     },
   });
-  const gateway = await startGateway({ config, log: createLogger(config.logLevel, sink), timings: { commandTimeoutMs: 1000, reconcileDelayMs: 200, ...options.timings } });
+  const gateway = await startGateway({
+    config,
+    log: createLogger(config.logLevel, sink),
+    timings: { commandTimeoutMs: 1000, reconcileDelayMs: 200, ...options.timings },
+    // A test serves its own APK (or none), never the repository's build output.
+    appApkPath: options.appApkPath ?? path.join(dataDir, 'voice-gateway.apk'),
+  });
   return {
     ...gateway,
     dataDir,

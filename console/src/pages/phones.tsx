@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type ApiError } from '../api';
+import { api, APP_DOWNLOAD_PATH, appQrSrc, type ApiError } from '../api';
 import { useDevices } from '../context';
 import { ago, AUDIO_LABELS, duration, fullTime, NETWORK_LABELS } from '../format';
 import { PhoneIcon } from '../icons';
@@ -217,13 +217,17 @@ function PairPanel({ onClose, known }: { onClose: () => void; known: string[] })
         busy ? <Loading label="Making a pairing code…" /> : <ErrorText error={error} />
       ) : (
         <div className="pair-body">
-          <div className={`qr ${expired ? 'expired' : ''}`}>
-            <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={`QR code to pair a phone with code ${pairing.code}`} width={220} height={220} />
-          </div>
+          <section className="qr-column" aria-labelledby="pair-qr-title">
+            <h3 id="pair-qr-title">Scan in the app</h3>
+            <div className={`qr ${expired ? 'expired' : ''}`}>
+              <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} alt={`QR code to pair a phone with code ${pairing.code}`} width={220} height={220} />
+            </div>
+          </section>
+          <InstallApp publicUrl={pairing.publicUrl} checkKey={pairing.code} />
           <div className="pair-info">
             <ol className="steps">
-              <li>Open the Voice Gateway app on the phone.</li>
-              <li>Scan this code, or type the code by hand.</li>
+              <li>Install the Voice Gateway app: scan “Install the app” with the phone’s camera.</li>
+              <li>Open the app and scan “Scan in the app”, or type the code by hand.</li>
             </ol>
             <p className="pair-code-label">Pairing code</p>
             <p className="pair-code mono" data-testid="pair-code">
@@ -253,5 +257,45 @@ function PairPanel({ onClose, known }: { onClose: () => void; known: string[] })
         </div>
       )}
     </Card>
+  );
+}
+
+/**
+ * The app's download as a QR code beside the pairing code, at the address the phone uses. Whether
+ * the gateway has the app is asked again with each new pairing code (after a build, "New code").
+ */
+function InstallApp({ publicUrl, checkKey }: { publicUrl: string; checkKey: string }) {
+  const [built, setBuilt] = useState<boolean | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.appBuilt().then(
+      (yes) => current && setBuilt(yes),
+      () => current && setBuilt(false),
+    );
+    return () => {
+      current = false;
+    };
+  }, [checkKey]);
+  const url = `${publicUrl}${APP_DOWNLOAD_PATH}`;
+  return (
+    <section className="qr-column install-app" aria-labelledby="install-app-title">
+      <h3 id="install-app-title">Install the app</h3>
+      {built === null ? (
+        <Loading label="Looking for the app…" />
+      ) : built ? (
+        <>
+          <div className="qr qr-small">
+            <img src={appQrSrc(publicUrl)} alt="QR code to download the Voice Gateway app" width={150} height={150} />
+          </div>
+          <p className="muted small">
+            Scan with the phone’s camera, or open <a href={url} className="break">{url}</a> on the phone.
+          </p>
+        </>
+      ) : (
+        <p className="small" data-testid="app-not-built">
+          The app is not built on this gateway yet. Run <code>npm run build:android</code> in the gateway’s folder (it needs a JDK), then make a new code.
+        </p>
+      )}
+    </section>
   );
 }

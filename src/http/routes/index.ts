@@ -1,6 +1,7 @@
 import type { GatewayApp } from '../app.js';
 import type { HttpServices } from '../services.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerAppDownloadRoutes } from './app-download.js';
 import { registerAssistantRoutes } from './assistant.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerCallActionRoutes } from './call-actions.js';
@@ -16,6 +17,7 @@ import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerHealthRoutes(app);
+  registerAppDownloadRoutes(app, services);
   registerSettingsRoutes(app, services);
   registerApiKeyRoutes(app, services);
   registerDeviceRoutes(app, services);
