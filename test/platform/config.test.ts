@@ -26,6 +26,8 @@ describe('configuration from the environment', () => {
       publicUrl: undefined,
       incomingStreamFormat: undefined,
       webhookRetryDelaysMs: [5_000, 30_000, 120_000],
+      outboundDeny: [],
+      outboundAllow: [],
       logLevel: 'info',
     });
   });
@@ -47,6 +49,8 @@ describe('configuration from the environment', () => {
       ASSISTANT_REALTIME_URL: 'ws://127.0.0.1:9999/realtime',
       WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
       WEBHOOK_RETRY_DELAYS: '50ms,1s,2m',
+      OUTBOUND_DENY: '10.0.0.0/8, fd00::/8',
+      OUTBOUND_ALLOW: '10.1.2.3',
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD: 'correct horse battery',
       LOG_LEVEL: 'debug',
@@ -67,6 +71,8 @@ describe('configuration from the environment', () => {
       assistantRealtimeUrl: 'ws://127.0.0.1:9999/realtime',
       webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAAAAAAAAAAA=',
       webhookRetryDelaysMs: [50, 1000, 120_000],
+      outboundDeny: [expect.objectContaining({ text: '10.0.0.0/8' }), expect.objectContaining({ text: 'fd00::/8' })],
+      outboundAllow: [expect.objectContaining({ text: '10.1.2.3/32' })],
       adminEmail: 'owner@example.com',
       adminPassword: 'correct horse battery',
       logLevel: 'debug',
@@ -93,6 +99,9 @@ describe('configuration from the environment', () => {
     ['WEBHOOK_RETRY_DELAYS', '5s,30s'],
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_EMAIL', 'not-an-email'],
+    ['OUTBOUND_DENY', '10.0.0.0/33'],
+    ['OUTBOUND_DENY', '169.254.0.0/16,metadata.internal'],
+    ['OUTBOUND_ALLOW', '0x7f000001'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {
     const err = rejection({ [variable]: value });
     expect(err.variable).toBe(variable);
@@ -105,6 +114,10 @@ describe('configuration from the environment', () => {
     ['WEBHOOK_SECRET', 'whsec_tooshort'],
     ['WEBHOOK_SECRET', 'plain-secret-without-the-prefix-0123456789'],
     ['ADMIN_PASSWORD', 'seven77'],
+    ['WEBHOOK_URL', 'https://alice:s3cret-pw@hooks.example/in'],
+    ['INCOMING_STREAM_URL', 'wss://alice:s3cret-pw@agent.example/in'],
+    ['ASSISTANT_REALTIME_URL', 'wss://alice:s3cret-pw@model.example/v1/realtime'],
+    ['DATABASE_URL', 'mysql://alice:s3cret-pw@db/voice'],
   ])('rejects a bad %s without printing its value', (variable, value) => {
     const env: Record<string, string> = { [variable]: value };
     if (variable === 'ADMIN_PASSWORD') env.ADMIN_EMAIL = 'owner@example.com';
