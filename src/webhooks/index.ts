@@ -1,6 +1,8 @@
 export {
+  DEFAULT_WEBHOOK_CONCURRENCY,
   WebhookDispatcher,
   toWebhookDelivery,
+  type StoredWebhookJob,
   type WebhookBody,
   type WebhookDelivery,
   type WebhookDispatcherOptions,
