@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './log.js';
 import { CallService } from './calls/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
+import { OutboundPolicy } from './outbound/index.js';
 import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
@@ -75,6 +76,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const devices = new DeviceService(new DevicesRepo(store.db));
   const hub = new PhoneHub({ devices, log, pingIntervalMs: timings.pingIntervalMs, commandTimeoutMs: timings.commandTimeoutMs });
   const live = new LiveHub();
+  const outbound = new OutboundPolicy({ deny: config.outboundDeny, allow: config.outboundAllow });
   const webhooks = new WebhookDispatcher({
     store,
     log,
@@ -82,6 +84,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     secret: () => settings.webhookSecret(),
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: timings.webhookTimeoutMs,
+    outbound,
   });
   const calls = new CallService({
     repo: new CallsRepo(store.db),
@@ -94,7 +97,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     reconcileDelayMs: timings.reconcileDelayMs,
   });
   const media = new MediaRouter({ calls, hub, log });
-  const streams = new StreamManager({ calls, media, log });
+  const streams = new StreamManager({ calls, media, log, outbound });
   const assistant = new AssistantService({
     calls,
     media,
@@ -102,6 +105,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     messages: new AssistantMessagesRepo(store.db),
     log,
     realtimeUrl: config.assistantRealtimeUrl,
+    outbound,
     responseTimeoutMs: timings.assistantResponseTimeoutMs,
     onMessage: (message) => live.publish({ type: 'message', message }),
   });
