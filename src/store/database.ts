@@ -2,7 +2,9 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
 import type { Tables } from './schema.js';
@@ -16,6 +18,32 @@ export interface Store {
 }
 
 export const SQLITE_FILE = 'gateway.db';
+
+/** How long queries may run back to back before the event loop gets a turn. */
+const SQLITE_SLICE_MS = 4;
+
+/**
+ * libsql runs every statement synchronously and Kysely resolves its promise at once, so a chain of
+ * queries (a phone's burst of events, each awaiting the store) would run in one microtask drain
+ * while no socket is read: under a burst, REST requests waited seconds. Once queries have run for
+ * a slice, the next query or transaction waits one turn of the event loop for the connection, so
+ * sockets are served in between; a transaction still runs without a break.
+ */
+class TurnTakingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    let sliceStart = performance.now();
+    driver.acquireConnection = async () => {
+      if (performance.now() - sliceStart > SQLITE_SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      return acquire();
+    };
+    return driver;
+  }
+}
 
 /** Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates it. */
 export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; log: Logger }): Promise<Store> {
@@ -40,7 +68,7 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+    db = new Kysely<Tables>({ dialect: new TurnTakingSqliteDialect({ database: file as unknown as SqliteDatabase }) });
   }
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
