@@ -79,7 +79,9 @@ export const BENCH_API_KEY = 'bench-gateway-key-0123456789abcdef';
 /** The runner to the load of `--webhooks`: connect phones, then send a burst of call events. */
 export type WebhookLoadCommand =
   | { type: 'phones'; targetUrl: string; apiKey: string; phones: number }
-  | { type: 'burst'; calls: number; eventsPerCall: number }
+  /** With `hold`, the receiver answers nothing until `release`. */
+  | { type: 'burst'; calls: number; eventsPerCall: number; hold: boolean }
+  | { type: 'release' }
   | { type: 'stop' };
 
 export type WebhookLoadMessage =

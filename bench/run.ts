@@ -257,7 +257,7 @@ async function webhooksRun(): Promise<void> {
     calls,
     eventsPerCall: positive('events', args.events, 20),
     answerMs: positive('answer-ms', args['answer-ms'], 50),
-    baselineSeconds: 5,
+    baselineSeconds: 10,
     workDir,
     cpuProfDir: profileDir,
     log,

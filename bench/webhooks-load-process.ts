@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { endpointUrl, pairDevice } from '../src/simulator/index.js';
@@ -19,7 +19,20 @@ let first = 0;
 let last = 0;
 const seen = new Set<string>();
 let duplicates = 0;
-let answerMs = 50;
+const answerMs = Number(process.env.BENCH_ANSWER_MS ?? 50);
+/** While set, requests wait here for `release`. */
+let held: Array<() => void> | null = null;
+
+function answer(res: ServerResponse): void {
+  setTimeout(() => {
+    res.writeHead(204).end();
+    const now = Date.now();
+    received++;
+    if (received === 1) first = now;
+    last = now;
+    if (received === expected) send({ type: 'delivered', count: received, duplicates, firstAt: first, lastAt: last });
+  }, answerMs);
+}
 
 const receiver = createServer((req, res) => {
   req.resume();
@@ -27,14 +40,8 @@ const receiver = createServer((req, res) => {
     const id = String(req.headers['webhook-id'] ?? '');
     if (seen.has(id)) duplicates++;
     seen.add(id);
-    setTimeout(() => {
-      res.writeHead(204).end();
-      const now = Date.now();
-      received++;
-      if (received === 1) first = now;
-      last = now;
-      if (received === expected) send({ type: 'delivered', count: received, duplicates, firstAt: first, lastAt: last });
-    }, answerMs);
+    if (held) held.push(() => answer(res));
+    else answer(res);
   });
 });
 receiver.keepAliveTimeout = 30_000;
@@ -74,7 +81,8 @@ async function connectPhones(targetUrl: string, apiKey: string, count: number): 
 }
 
 /** `calls` incoming calls spread over the phones, each ringing, then toggling hold, then ending. */
-function burst(calls: number, eventsPerCall: number): void {
+function burst(calls: number, eventsPerCall: number, hold: boolean): void {
+  if (hold) held = [];
   acks = 0;
   received = 0;
   duplicates = 0;
@@ -108,8 +116,12 @@ process.on('message', (raw: unknown) => {
       (err: unknown) => send({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
     );
   } else if (cmd.type === 'burst') {
-    burst(cmd.calls, cmd.eventsPerCall);
+    burst(cmd.calls, cmd.eventsPerCall, cmd.hold);
     send({ type: 'burst-sent', at: Date.now() });
+  } else if (cmd.type === 'release') {
+    const waiting = held ?? [];
+    held = null;
+    for (const go of waiting) go();
   } else if (cmd.type === 'stop') {
     for (const p of phones) p.ws.terminate();
     receiver.closeAllConnections();
@@ -118,7 +130,6 @@ process.on('message', (raw: unknown) => {
 });
 process.on('disconnect', () => process.exit(0));
 
-answerMs = Number(process.env.BENCH_ANSWER_MS ?? 50);
 receiver.listen(0, '127.0.0.1', () => {
   send({ type: 'receiver', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook` });
 });

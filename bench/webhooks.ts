@@ -26,33 +26,45 @@ export interface WebhookBenchResult {
   events: number;
   delivered: number;
   duplicates: number;
-  /** Burst sent -> every event acknowledged to the phones. */
+  /** Burst sent -> every event acknowledged to the phones (the receiver held its answers meanwhile). */
   ingestMs: number;
-  /** Burst sent -> last webhook answered. */
+  /** Receiver released -> last webhook answered: the backlog drained. */
   drainMs: number;
   deliveriesPerSecond: number;
   restBaseline: Percentiles & { count: number };
-  restBurst: Percentiles & { count: number };
-  /** REST requests that failed (either phase). */
+  /** While the phones' events came in. */
+  restIngest: Percentiles & { count: number };
+  /** While the backlog of webhooks drained. */
+  restDrain: Percentiles & { count: number };
+  /** REST requests that failed (any phase). */
   restErrors: string[];
+  /** Over the drain. */
   gatewayCpuPct: number;
   gatewayRssMb: number;
+  /** Over the drain. */
   loopDelay: LoopDelay;
   loadAverage: number;
 }
 
+interface RestSample {
+  /** Date.now() when the request was sent. */
+  at: number;
+  ms: number;
+}
+
 /** GET /v1/calls?limit=50 every 50 ms (open loop) until stopped; latencies in ms, and the failures. */
-function probeRest(baseUrl: string): { stop(): Promise<{ latencies: number[]; errors: string[] }> } {
-  const latencies: number[] = [];
+function probeRest(baseUrl: string): { stop(): Promise<{ samples: RestSample[]; errors: string[] }> } {
+  const samples: RestSample[] = [];
   const errors: string[] = [];
   const pending = new Set<Promise<void>>();
   const fire = (): void => {
     const started = performance.now();
+    const at = Date.now();
     const p = fetch(`${baseUrl}/v1/calls?limit=50`, { headers: { authorization: `Bearer ${BENCH_API_KEY}` } })
       .then(async (res) => {
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`GET /v1/calls: HTTP ${res.status}`);
-        latencies.push(performance.now() - started);
+        samples.push({ at, ms: performance.now() - started });
       })
       .catch((err: unknown) => {
         errors.push(err instanceof Error ? `${err.message}${err.cause instanceof Error ? `: ${err.cause.message}` : ''}` : String(err));
@@ -66,13 +78,13 @@ function probeRest(baseUrl: string): { stop(): Promise<{ latencies: number[]; er
     async stop() {
       clearInterval(timer);
       await Promise.all(pending);
-      return { latencies, errors };
+      return { samples, errors };
     },
   };
 }
 
-function percentiles(values: number[]): Percentiles & { count: number } {
-  const sorted = [...values].sort((a, b) => a - b);
+function percentiles(samples: RestSample[]): Percentiles & { count: number } {
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? Number.NaN, count: sorted.length };
 }
@@ -88,10 +100,16 @@ function nextOf<T extends WebhookLoadMessage['type']>(load: Child<WebhookLoadMes
     });
 }
 
+/** Generous: the receiver holds the first attempts while all the events come in. */
+const HELD_ATTEMPT_TIMEOUT_MS = 300_000;
+
 /**
- * A gateway whose default webhook is a receiver answering in `answerMs`: REST latency with no
- * backlog (after a small warm-up burst), then a burst of calls x eventsPerCall events from raw
- * phones while REST is probed, until every webhook has been answered.
+ * A gateway whose default webhook is a receiver answering in `answerMs`. REST latency with no
+ * backlog (after a small warm-up burst, so both read a call log), then a burst of calls x
+ * eventsPerCall events from raw phones while the receiver holds its answers, so a backlog of that
+ * many webhooks builds up; then the receiver is released and the backlog drains while REST is
+ * probed. Ingest and drain are measured apart: the first is the phones' load, the second the
+ * webhooks'.
  */
 export async function runWebhookBench(o: WebhookBenchOptions): Promise<WebhookBenchResult> {
   const dataDir = path.join(o.workDir, 'data-webhooks');
@@ -100,24 +118,27 @@ export async function runWebhookBench(o: WebhookBenchOptions): Promise<WebhookBe
   let target: Child<TargetMessage> | undefined;
   try {
     const { url: receiverUrl } = await nextOf(load, 'receiver', 30_000);
-    target = spawnChild<TargetMessage>('gateway-process.ts', {
-      ...baseEnv(),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      HTTP_GATEWAY_API_KEY: BENCH_API_KEY,
-      WEBHOOK_URL: receiverUrl,
-    }, o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : []);
+    target = spawnChild<TargetMessage>(
+      'gateway-process.ts',
+      {
+        ...baseEnv(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        HTTP_GATEWAY_API_KEY: BENCH_API_KEY,
+        WEBHOOK_URL: receiverUrl,
+        BENCH_WEBHOOK_TIMEOUT_MS: String(HELD_ATTEMPT_TIMEOUT_MS),
+      },
+      o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
+    );
     const gateway = target;
     const ready = await gateway.next((m): m is Extract<TargetMessage, { type: 'ready' }> => m.type === 'ready', 30_000, 'ready message');
     load.send({ type: 'phones', targetUrl: ready.url, apiKey: BENCH_API_KEY, phones: o.phones });
     await nextOf(load, 'phones-ready', 120_000);
     o.log(`  webhooks: ${o.phones} phones connected`);
 
-    // Warm-up: a few calls' webhooks, so the baseline reads a call log like the burst's.
-    const warmCalls = Math.min(50, o.calls);
-    load.send({ type: 'burst', calls: warmCalls, eventsPerCall: 2 });
+    load.send({ type: 'burst', calls: Math.min(50, o.calls), eventsPerCall: 2, hold: false });
     await nextOf(load, 'delivered', 60_000);
     await sleep(1000);
 
@@ -125,27 +146,31 @@ export async function runWebhookBench(o: WebhookBenchOptions): Promise<WebhookBe
     const baselineProbe = probeRest(ready.url);
     await sleep(o.baselineSeconds * 1000);
     const baseline = await baselineProbe.stop();
-    const restBaseline = percentiles(baseline.latencies);
 
     const events = o.calls * o.eventsPerCall;
-    o.log(`  webhooks: burst of ${o.calls} calls x ${o.eventsPerCall} events = ${events} webhooks, receiver answering in ${o.answerMs} ms`);
+    o.log(`  webhooks: ${o.calls} calls x ${o.eventsPerCall} events come in, the receiver holding its answers`);
+    const ingestProbe = probeRest(ready.url);
+    const acked = nextOf(load, 'burst-acked', 600_000);
+    load.send({ type: 'burst', calls: o.calls, eventsPerCall: o.eventsPerCall, hold: true });
+    const sent = await nextOf(load, 'burst-sent', 30_000);
+    const ackedAt = (await acked).at;
+    const ingest = await ingestProbe.stop();
+
+    o.log(`  webhooks: a backlog of ${events} webhooks drains to a receiver answering in ${o.answerMs} ms`);
     gateway.send({ type: 'loop-delay-reset' });
     const cpu0 = cpuMs(gateway.pid);
     const wall0 = performance.now();
-    const burstProbe = probeRest(ready.url);
-    const acked = nextOf(load, 'burst-acked', 300_000);
+    const drainProbe = probeRest(ready.url);
     const delivered = nextOf(load, 'delivered', 600_000);
-    load.send({ type: 'burst', calls: o.calls, eventsPerCall: o.eventsPerCall });
-    const sent = await nextOf(load, 'burst-sent', 30_000);
-    const ackedAt = (await acked).at;
+    const releasedAt = Date.now();
+    load.send({ type: 'release' });
     const done = await delivered;
     const wall = performance.now() - wall0;
     const gatewayCpuPct = ((cpuMs(gateway.pid) - cpu0) / wall) * 100;
-    const burstRest = await burstProbe.stop();
-    const restBurst = percentiles(burstRest.latencies);
+    const drain = await drainProbe.stop();
     const loopDelay = gateway.next((m): m is Extract<TargetMessage, { type: 'loop-delay' }> => m.type === 'loop-delay', 10_000, 'loop delay');
     gateway.send({ type: 'loop-delay-read' });
-    const drainMs = done.lastAt - sent.at;
+    const drainMs = done.lastAt - releasedAt;
     return {
       options: { phones: o.phones, calls: o.calls, eventsPerCall: o.eventsPerCall, answerMs: o.answerMs, baselineSeconds: o.baselineSeconds },
       events,
@@ -154,9 +179,10 @@ export async function runWebhookBench(o: WebhookBenchOptions): Promise<WebhookBe
       ingestMs: ackedAt - sent.at,
       drainMs,
       deliveriesPerSecond: done.count / (drainMs / 1000),
-      restBaseline,
-      restBurst,
-      restErrors: [...baseline.errors, ...burstRest.errors],
+      restBaseline: percentiles(baseline.samples),
+      restIngest: percentiles(ingest.samples),
+      restDrain: percentiles(drain.samples),
+      restErrors: [...baseline.errors, ...ingest.errors, ...drain.errors],
       gatewayCpuPct,
       gatewayRssMb: rssMb(gateway.pid),
       loopDelay: (await loopDelay).delay,
@@ -171,22 +197,26 @@ const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '-');
 
 export function webhookRows(r: WebhookBenchResult): string[][] {
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : '-');
+  const rest = (label: string, p: Percentiles & { count: number }) => [
+    `REST GET /v1/calls ${label}: p50 / p99 / max (ms), requests`,
+    `${ms(p.p50)} / ${ms(p.p99)} / ${ms(p.max)}, ${p.count}`,
+  ];
   return [
-    ['webhooks in the burst (calls x events)', `${r.events} (${r.options.calls} x ${r.options.eventsPerCall})`],
-    ['delivered / duplicates', `${r.delivered} / ${r.duplicates}`],
+    ['backlog (calls x events)', `${r.events} (${r.options.calls} x ${r.options.eventsPerCall})`],
     ['receiver answer time (ms)', String(r.options.answerMs)],
-    ['events acknowledged to the phones after (s)', (r.ingestMs / 1000).toFixed(1)],
-    ['last webhook answered after (s)', (r.drainMs / 1000).toFixed(1)],
+    ['delivered / duplicates', `${r.delivered} / ${r.duplicates}`],
+    ['backlog drained in (s)', (r.drainMs / 1000).toFixed(1)],
     ['**deliveries per second**', `**${r.deliveriesPerSecond.toFixed(0)}**`],
-    ['gateway CPU during the burst (one core = 100 %)', `${r.gatewayCpuPct.toFixed(0)} %`],
-    ['gateway event-loop delay p99 / max (ms)', `${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}`],
-    ['gateway RSS after (MB)', r.gatewayRssMb.toFixed(0)],
-    ['REST GET /v1/calls p50, no backlog / burst (ms)', `${ms(r.restBaseline.p50)} / ${ms(r.restBurst.p50)}`],
-    ['REST GET /v1/calls p99, no backlog / burst (ms)', `${ms(r.restBaseline.p99)} / ${ms(r.restBurst.p99)}`],
-    ['REST GET /v1/calls max, no backlog / burst (ms)', `${ms(r.restBaseline.max)} / ${ms(r.restBurst.max)}`],
-    ['**REST p99 burst / no backlog**', `**${ratio(r.restBurst.p99, r.restBaseline.p99)}**`],
-    ['REST requests measured, no backlog / burst', `${r.restBaseline.count} / ${r.restBurst.count}`],
+    ['gateway CPU while draining (one core = 100 %)', `${r.gatewayCpuPct.toFixed(0)} %`],
+    ['gateway event-loop delay while draining, p99 / max (ms)', `${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}`],
+    rest('with no backlog (baseline)', r.restBaseline),
+    rest('while the backlog drains', r.restDrain),
+    ['**REST p99 while draining / baseline**', `**${ratio(r.restDrain.p99, r.restBaseline.p99)}**`],
+    ['events in from the phones in (s)', (r.ingestMs / 1000).toFixed(1)],
+    rest('while the events came in', r.restIngest),
+    ['REST p99 while the events came in / baseline', ratio(r.restIngest.p99, r.restBaseline.p99)],
     ['REST requests that failed', String(r.restErrors.length)],
+    ['gateway RSS after (MB)', r.gatewayRssMb.toFixed(0)],
     ['machine load average (1 min)', r.loadAverage.toFixed(1)],
   ];
 }

@@ -19,25 +19,36 @@ export interface Store {
 
 export const SQLITE_FILE = 'gateway.db';
 
-/** How long queries may run back to back before the event loop gets a turn. */
+/** How long queries may run back to back in one turn of the event loop. */
 const SQLITE_SLICE_MS = 4;
 
 /**
  * libsql runs every statement synchronously and Kysely resolves its promise at once, so a chain of
  * queries (a phone's burst of events, each awaiting the store) would run in one microtask drain
  * while no socket is read: under a burst, REST requests waited seconds. Once queries have run for
- * a slice, the next query or transaction waits one turn of the event loop for the connection, so
- * sockets are served in between; a transaction still runs without a break.
+ * a slice in this turn, the next query or transaction waits for the next turn, so sockets are read
+ * in between. A query that waited runs in that next turn whatever the slice, and the slice starts
+ * afresh at the start of the turn: every waiting chain (a REST request among them) gets one query
+ * per turn, none can take the turn for itself. A transaction runs without a break.
  */
 class TurnTakingSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const driver = super.createDriver();
     const acquire = driver.acquireConnection.bind(driver);
     let sliceStart = performance.now();
+    let turnMarked = false;
+    const newTurn = (): void => {
+      turnMarked = false;
+      sliceStart = performance.now();
+    };
     driver.acquireConnection = async () => {
       if (performance.now() - sliceStart > SQLITE_SLICE_MS) {
+        // Queued before the waiting query, so the next turn starts with a fresh slice.
+        if (!turnMarked) {
+          turnMarked = true;
+          setImmediate(newTurn);
+        }
         await nextTurn();
-        sliceStart = performance.now();
       }
       return acquire();
     };
