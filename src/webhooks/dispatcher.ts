@@ -5,7 +5,8 @@ import type { Logger } from '../log.js';
 import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
 import { WebhooksRepo, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
-import { DeliveryQueue, type DeliveryQueueLimits, type QueuedJob } from './queue.js';
+import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
+import { AttemptRecorder } from './recorder.js';
 import { WebhookSender, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
 
@@ -74,6 +75,8 @@ const STOP_GRACE_MS = 2_000;
 /** Back-off after the store failed, so a broken database cannot turn the scheduler into a busy loop. */
 const STORE_ERROR_BACKOFF_MS = 1_000;
 const LOAD_PAGE = 1_000;
+/** Bodies of queued jobs kept in memory at most; past it, a job's row is read when it goes out. */
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -113,6 +116,9 @@ export class WebhookDispatcher {
   private readonly onDelivery: ((delivery: WebhookDelivery) => void) | undefined;
   private readonly outbound: OutboundPolicy;
   private readonly queue: DeliveryQueue;
+  private readonly recorder: AttemptRecorder;
+  /** Bytes of the bodies the queue holds (see MAX_CACHED_BYTES). */
+  private cachedBytes = 0;
 
   private state: Lifecycle = 'stopped';
   private starting: Promise<void> | undefined;
@@ -136,6 +142,7 @@ export class WebhookDispatcher {
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
     this.queue = new DeliveryQueue({ ...DEFAULT_WEBHOOK_CONCURRENCY, ...options.concurrency });
+    this.recorder = new AttemptRecorder(this.repo);
   }
 
   /**
@@ -144,11 +151,9 @@ export class WebhookDispatcher {
    */
   async enqueue(job: WebhookJobInput, tx?: Db): Promise<StoredWebhookJob> {
     const dueAt = this.now();
-    const id = await this.repo.insertJob(
-      { callId: job.callId, eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body), attempt: 1, dueAt: iso(dueAt) },
-      tx,
-    );
-    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt };
+    const content: JobContent = { eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body) };
+    const id = await this.repo.insertJob({ callId: job.callId, ...content, attempt: 1, dueAt: iso(dueAt) }, tx);
+    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt, content };
     if (!tx) this.release(stored);
     return stored;
   }
@@ -157,8 +162,17 @@ export class WebhookDispatcher {
   release(job: StoredWebhookJob): void {
     if (this.state === 'starting') this.releasedWhileStarting.push(job);
     if (this.state !== 'running') return;
-    this.queue.add(job);
+    this.queue.add(this.withinBudget(job));
     this.pump();
+  }
+
+  /** The job with its content while the budget allows, else without (it is read from the store). */
+  private withinBudget(job: QueuedJob): QueuedJob {
+    if (!job.content || this.queue.has(job.id)) return { ...job, content: undefined };
+    const size = job.content.body.length;
+    if (this.cachedBytes + size > MAX_CACHED_BYTES) return { ...job, content: undefined };
+    this.cachedBytes += size;
+    return job;
   }
 
   /** Resumes the jobs stored in the database: due ones go out at once, the others at their time. */
@@ -186,7 +200,7 @@ export class WebhookDispatcher {
       throw err;
     }
     if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
-    for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(job);
+    for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
     this.state = 'running';
     this.pump();
   }
@@ -215,6 +229,7 @@ export class WebhookDispatcher {
       }
     }
     this.queue.clear();
+    this.cachedBytes = 0;
     this.sender?.close();
     this.sender = undefined;
     this.starting = undefined;
@@ -250,7 +265,10 @@ export class WebhookDispatcher {
 
   private launch(job: QueuedJob): void {
     const done = this.attempt(job)
-      .then((next) => this.queue.finish(job.id, next))
+      .then((next) => {
+        this.queue.finish(job.id, next);
+        if (next === null && job.content) this.cachedBytes -= job.content.body.length;
+      })
       .finally(() => {
         this.inFlight.delete(job.id);
         this.pump();
@@ -263,14 +281,19 @@ export class WebhookDispatcher {
   }
 
   private async attempt(queued: QueuedJob): Promise<Next> {
-    let job: WebhookJobRow | null;
-    try {
-      job = await this.repo.jobById(queued.id);
-    } catch (err) {
-      this.log.error({ err, callId: queued.callId }, 'could not read a webhook job; holding it back');
-      return this.hold(queued);
+    let job: JobContent & { callId: string; attempt: number };
+    if (queued.content) job = { ...queued.content, callId: queued.callId, attempt: queued.attempt };
+    else {
+      let row: WebhookJobRow | null;
+      try {
+        row = await this.repo.jobById(queued.id);
+      } catch (err) {
+        this.log.error({ err, callId: queued.callId }, 'could not read a webhook job; holding it back');
+        return this.hold(queued);
+      }
+      if (!row) return null;
+      job = row;
     }
-    if (!job) return null;
     const log = this.log.child({ callId: job.callId, eventId: job.eventId, event: job.event, attempt: job.attempt });
     const startedMs = this.now();
     const started = performance.now();
@@ -296,12 +319,7 @@ export class WebhookDispatcher {
     };
     let id: number;
     try {
-      id = await this.repo.transaction(async (repo) => {
-        const rowId = await repo.insertDelivery(row);
-        if (retryAt === null) await repo.deleteJob(job.id);
-        else await repo.rescheduleJob(job.id, { attempt: job.attempt + 1, dueAt: iso(retryAt) });
-        return rowId;
-      });
+      id = await this.recorder.record({ delivery: row, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
     } catch (err) {
       log.error({ err }, 'could not record the webhook attempt; holding the job back');
       return this.hold(queued);
@@ -322,7 +340,7 @@ export class WebhookDispatcher {
     return retryAt === null ? null : { attempt: job.attempt + 1, dueAt: retryAt };
   }
 
-  private post(job: WebhookJobRow, startedMs: number): Promise<PostOutcome> {
+  private post(job: JobContent, startedMs: number): Promise<PostOutcome> {
     let headers: WebhookHeaders;
     try {
       headers = webhookHeaders({ secret: this.secret(), id: job.eventId, timestamp: Math.floor(startedMs / 1000), body: job.body });

@@ -1,4 +1,12 @@
-/** What the scheduler knows of a stored job: everything but its body, which is read when it goes out. */
+/** What an attempt sends and records; kept in memory for the jobs stored by this process, within a budget. */
+export interface JobContent {
+  eventId: string;
+  event: string;
+  url: string;
+  body: string;
+}
+
+/** What the scheduler knows of a stored job; without `content`, the job is read from the store when it goes out. */
 export interface QueuedJob {
   id: number;
   callId: string;
@@ -8,6 +16,7 @@ export interface QueuedJob {
   attempt: number;
   /** Epoch ms. */
   dueAt: number;
+  content?: JobContent | undefined;
 }
 
 export interface DeliveryQueueLimits {

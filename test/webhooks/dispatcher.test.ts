@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { WebhookDispatcher, type WebhookBody, type WebhookDelivery, type WebhookDispatcherOptions } from '../../src/webhooks/index.js';
+import { eventually } from '../helpers/phones.js';
 import { FakeReceiver } from './receiver.js';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -292,6 +293,27 @@ describe('WebhookDispatcher', () => {
     // The dead receiver has one attempt in flight per call: first attempts keep each call's order.
     await dead.nth(3);
     expect(new Set(dead.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set(['evt_call_dead_1_1', 'evt_call_dead_2_2', 'evt_call_dead_0_3']));
+  });
+
+  it('sends an attempt again when its outcome could not be stored, and records it then', async () => {
+    const rx = await receiver();
+    // Held back for max(1 s, the retry delay) when the store fails.
+    const { store, dispatcher, deliveries, logs } = await setup();
+    await store.db.schema.alterTable('webhook_deliveries').renameTo('webhook_deliveries_away').execute();
+    await dispatcher.enqueue(job(rx.url, 'call_a', 1));
+    await dispatcher.enqueue(job(rx.url, 'call_b', 1));
+    await rx.nth(2);
+    const failed = () => Promise.resolve(logs.filter((l) => l.includes('could not record the webhook attempt')).length);
+    await eventually(failed, (n) => n === 2, { what: 'two attempts that could not be recorded' });
+    await store.db.schema.alterTable('webhook_deliveries_away').renameTo('webhook_deliveries').execute();
+
+    const ds = await deliveries.count(2);
+    expect(ds.map((d) => [d.eventId, d.attempt, d.ok]).sort()).toEqual([
+      ['evt_call_a_1', 1, true],
+      ['evt_call_b_1', 1, true],
+    ]);
+    expect(rx.requests.map((r) => r.headers['webhook-id']).sort()).toEqual(['evt_call_a_1', 'evt_call_a_1', 'evt_call_b_1', 'evt_call_b_1']);
+    expect(await store.db.selectFrom('webhook_jobs').selectAll().execute()).toEqual([]);
   });
 
   it('does not hold later events back behind a retry', async () => {
