@@ -266,7 +266,7 @@ async function webhooksRun(): Promise<void> {
   const profile = profileDir ? profileSummary(profileDir, began) : [];
   if (profile.length) log(`\n${profile.join('\n')}`);
   if (args['no-write']) return;
-  writeSection('webhooks', [`## Webhook delivery under a burst of ${result.events} events`, '', header(), '', webhookTable(result)].join('\n'));
+  writeSection('webhooks', [`## Webhook delivery from a backlog of ${result.events} webhooks`, '', header(), '', webhookTable(result)].join('\n'));
 }
 
 try {
