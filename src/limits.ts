@@ -15,6 +15,9 @@ export const LIMITS = {
   pairingCodeTtlMs: 10 * 60 * 1000,
   webhookAttempts: 4,
   webhookTimeoutMs: 10_000,
+  /** Webhook attempts in flight at once to one receiver (URL origin), and to all of them. */
+  webhookAttemptsPerReceiver: 32,
+  webhookAttemptsInFlight: 512,
   phonePingIntervalMs: 20_000,
   phoneHealthIntervalMs: 60_000,
   commandAckTimeoutMs: 5_000,

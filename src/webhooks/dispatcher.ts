@@ -70,7 +70,6 @@ type Lifecycle = 'stopped' | 'starting' | 'running' | 'stopping';
 /** What an attempt leaves: the job's next attempt, or null when it is done (or gone). */
 type Next = { attempt: number; dueAt: number } | null;
 
-export const DEFAULT_WEBHOOK_CONCURRENCY: DeliveryQueueLimits = { perReceiver: 32, total: 512 };
 const STOP_GRACE_MS = 2_000;
 /** Back-off after the store failed, so a broken database cannot turn the scheduler into a busy loop. */
 const STORE_ERROR_BACKOFF_MS = 1_000;
@@ -141,7 +140,7 @@ export class WebhookDispatcher {
     this.now = options.now ?? Date.now;
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
-    this.queue = new DeliveryQueue({ ...DEFAULT_WEBHOOK_CONCURRENCY, ...options.concurrency });
+    this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
     this.recorder = new AttemptRecorder(this.repo);
   }
 

@@ -1,5 +1,4 @@
 export {
-  DEFAULT_WEBHOOK_CONCURRENCY,
   WebhookDispatcher,
   toWebhookDelivery,
   type StoredWebhookJob,
