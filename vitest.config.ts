@@ -30,6 +30,7 @@ export default defineConfig({
                   'test/platform/settings.test.ts',
                   'test/platform/api-keys.test.ts',
                   'test/webhooks/routes.test.ts',
+                  'test/webhooks/receivers.test.ts',
                   'test/console/accounts.test.ts',
                   'test/console/users.test.ts',
                   'test/store/**/*.test.ts',

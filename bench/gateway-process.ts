@@ -6,7 +6,9 @@ import { serveTargetCommands } from './loop-delay.js';
 
 /** The gateway under test, alone in its process so its CPU and memory can be read. */
 const config = loadConfig(process.env);
-const gateway = await startGateway({ config });
+// The webhook run holds its receiver's answers while the events come in; the attempts must outlast that.
+const webhookTimeoutMs = Number(process.env.BENCH_WEBHOOK_TIMEOUT_MS) || undefined;
+const gateway = await startGateway({ config, ...(webhookTimeoutMs ? { timings: { webhookTimeoutMs } } : {}) });
 
 // Benchmark-only instrumentation: when each phone's frames leave the play-out clock for its socket.
 const { hub } = gateway.services;

@@ -6,6 +6,7 @@ import type { AudioSource, PhoneSimulatorOptions } from '../src/simulator/index.
 import type { Format, PhoneSideResult, PhonesMessage, PhonesStart } from './protocol.js';
 import { codeOfMulaw, codeOfPcm, Unwrapper } from './signal.js';
 import { CallTrack, Samples } from './tracks.js';
+import { api, pool } from './util.js';
 
 /*
  * The load: N phones and the echo agent, in one process so that send and receive times share a
@@ -113,29 +114,6 @@ function startAgent(tracks: CallTrack[], format: Format): Promise<WebSocketServe
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time. */
-async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as Record<string, unknown>;
 }
 
 interface Load {

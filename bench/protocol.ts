@@ -75,3 +75,19 @@ export type TargetMessage = { type: 'ready'; url: string } | { type: 'loop-delay
 export type TargetCommand = { type: 'loop-delay-reset' } | { type: 'loop-delay-read' } | { type: 'stop' };
 
 export const BENCH_API_KEY = 'bench-gateway-key-0123456789abcdef';
+
+/** The runner to the load of `--webhooks`: connect phones, then send a burst of call events. */
+export type WebhookLoadCommand =
+  | { type: 'phones'; targetUrl: string; apiKey: string; phones: number }
+  /** With `hold`, the receiver answers nothing until `release`. */
+  | { type: 'burst'; calls: number; eventsPerCall: number; hold: boolean }
+  | { type: 'release' }
+  | { type: 'stop' };
+
+export type WebhookLoadMessage =
+  | { type: 'receiver'; url: string }
+  | { type: 'phones-ready' }
+  | { type: 'burst-sent'; at: number }
+  | { type: 'burst-acked'; at: number }
+  | { type: 'delivered'; count: number; duplicates: number; firstAt: number; lastAt: number }
+  | { type: 'error'; message: string };

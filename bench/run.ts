@@ -17,6 +17,7 @@ import {
 } from './report.js';
 import { runScenario, type ScenarioResult } from './scenario.js';
 import { codedWav } from './signal.js';
+import { runWebhookBench, webhookRows, webhookTable } from './webhooks.js';
 
 const USAGE = `npm run bench -- [options]
 
@@ -27,6 +28,8 @@ const USAGE = `npm run bench -- [options]
   --start N        first N of --find-max (default 200)
   --step N         step of --find-max (default 100)
   --max-calls N    highest N --find-max tries (default 2000)
+  --webhooks       webhook delivery under a burst: --calls calls x --events events (default 200 x 20)
+                   from --phones raw phones (default 20) to a receiver answering in --answer-ms (default 50)
   --cpu-prof       profile the gateway (node --cpu-prof) into bench/profiles and list the hottest functions
   --no-write       do not update docs/performance.md
 `;
@@ -41,6 +44,10 @@ const { values: args } = parseArgs({
     step: { type: 'string', default: '100' },
     'max-calls': { type: 'string', default: '2000' },
     'cpu-prof': { type: 'boolean', default: false },
+    webhooks: { type: 'boolean', default: false },
+    events: { type: 'string', default: '20' },
+    phones: { type: 'string', default: '20' },
+    'answer-ms': { type: 'string', default: '50' },
     'no-write': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -243,8 +250,27 @@ async function findMaxRun(): Promise<void> {
   );
 }
 
+async function webhooksRun(): Promise<void> {
+  const began = Date.now();
+  const result = await runWebhookBench({
+    phones: positive('phones', args.phones, 20),
+    calls,
+    eventsPerCall: positive('events', args.events, 20),
+    answerMs: positive('answer-ms', args['answer-ms'], 50),
+    baselineSeconds: 10,
+    workDir,
+    cpuProfDir: profileDir,
+    log,
+  });
+  log(`\n${textTable(['', 'value'], webhookRows(result))}`);
+  const profile = profileDir ? profileSummary(profileDir, began) : [];
+  if (profile.length) log(`\n${profile.join('\n')}`);
+  if (args['no-write']) return;
+  writeSection('webhooks', [`## Webhook delivery from a backlog of ${result.events} webhooks`, '', header(), '', webhookTable(result)].join('\n'));
+}
+
 try {
-  await (findMax ? findMaxRun() : mainRun());
+  await (args.webhooks ? webhooksRun() : findMax ? findMaxRun() : mainRun());
 } catch (err) {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;

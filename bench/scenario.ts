@@ -38,7 +38,7 @@ export interface ScenarioResult {
 const WARMUP_MS = 2000;
 const GRACE_MS = 1500;
 
-function baseEnv(): NodeJS.ProcessEnv {
+export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key];
   return env;

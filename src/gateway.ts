@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './log.js';
 import { CallService } from './calls/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
+import { OutboundPolicy } from './outbound/index.js';
 import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
@@ -95,6 +96,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   });
   const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
   const live = new LiveHub();
+  const outbound = new OutboundPolicy({ deny: config.outboundDeny, allow: config.outboundAllow });
   const webhooks = new WebhookDispatcher({
     store,
     log,
@@ -102,6 +104,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     secret: () => settings.webhookSecret(),
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: timings.webhookTimeoutMs,
+    outbound,
   });
   const calls = new CallService({
     repo: new CallsRepo(store.db),
@@ -114,7 +117,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     reconcileDelayMs: timings.reconcileDelayMs,
   });
   const media = new MediaRouter({ calls, hub, log });
-  const streams = new StreamManager({ calls, media, log, ping: audioPing });
+  const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound });
   const assistant = new AssistantService({
     calls,
     media,
@@ -122,6 +125,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     messages: new AssistantMessagesRepo(store.db),
     log,
     realtimeUrl: config.assistantRealtimeUrl,
+    outbound,
     responseTimeoutMs: timings.assistantResponseTimeoutMs,
     onMessage: (message) => live.publish({ type: 'message', message }),
   });

@@ -15,6 +15,9 @@ export const LIMITS = {
   pairingCodeTtlMs: 10 * 60 * 1000,
   webhookAttempts: 4,
   webhookTimeoutMs: 10_000,
+  /** Webhook attempts in flight at once to one receiver (URL origin), and to all of them. */
+  webhookAttemptsPerReceiver: 32,
+  webhookAttemptsInFlight: 512,
   phonePingIntervalMs: 20_000,
   /** Agent and media sockets; with the pong timeout a dead one is found within 20 s. */
   audioPingIntervalMs: 10_000,

@@ -2,6 +2,7 @@ import { Resampler, SAMPLE_RATE } from '../audio/index.js';
 import type { Call } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import type { CallAudio } from '../media/index.js';
+import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings } from '../settings/index.js';
 import type { AssistantStatus } from './model.js';
 import {
@@ -37,6 +38,8 @@ export interface BridgeOptions {
   /** How long the model may take to confirm the session, and to start its first answer. */
   responseTimeoutMs: number;
   connectTimeoutMs?: number;
+  /** Which addresses the model's endpoint may resolve to. */
+  outbound: OutboundPolicy;
   /** How long the goodbye (or the failure tone) may take to play before the gateway hangs up anyway. */
   drainTimeoutMs?: number;
   status(status: AssistantStatus, error?: string): void;
@@ -127,6 +130,7 @@ export class AssistantBridge {
         apiKey: this.o.apiKey,
         sessionUpdate: buildSessionUpdate({ ownerName: this.o.agent.ownerName, about: this.o.agent.about, voice: this.o.agent.voice }),
         signal: this.abort.signal,
+        outbound: this.o.outbound,
         ...(this.o.connectTimeoutMs ? { connectTimeoutMs: this.o.connectTimeoutMs } : {}),
       });
     } catch (err) {

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
 import type { Logger } from '../log.js';
 import type { MediaRouter } from '../media/index.js';
+import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo } from '../store/index.js';
 import { AssistantBridge, type RecordedMessage } from './bridge.js';
@@ -17,6 +18,8 @@ export interface AssistantServiceOptions {
   log: Logger;
   /** The Realtime endpoint (config.assistantRealtimeUrl). */
   realtimeUrl: string;
+  /** Which addresses the endpoint may resolve to (OUTBOUND_DENY / OUTBOUND_ALLOW). */
+  outbound: OutboundPolicy;
   /** How long the model may take to confirm its session and to begin its first answer. Default 10 s. */
   responseTimeoutMs?: number;
   /** Hears every message the assistant takes (the console's live channel). */
@@ -152,6 +155,7 @@ export class AssistantService implements IncomingAssistant {
       call,
       apiKey,
       url: this.o.realtimeUrl,
+      outbound: this.o.outbound,
       model: this.o.settings.assistantModel(),
       agent: this.o.settings.agent(),
       log,

@@ -4,7 +4,7 @@ import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
-import type { WebhookDispatcher } from '../webhooks/index.js';
+import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, normalizeTimestamp } from './created-at.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
@@ -390,6 +390,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
     const ends = isFinal(updated.state) && !isFinal(row.state);
     const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
+    let webhook: StoredWebhookJob | undefined;
     await this.o.repo.transaction(async (tx) => {
       if (isNew) await this.o.repo.insert(row, tx);
       await this.o.repo.insertEvent(
@@ -397,9 +398,9 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
         tx,
       );
       await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);
-      if (url) await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call, ...extras } }, tx);
+      if (url) webhook = await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call, ...extras } }, tx);
     });
-    if (url) this.o.webhooks.kick();
+    if (webhook) this.o.webhooks.release(webhook);
     this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');
     this.emit('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
   }

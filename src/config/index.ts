@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
+import { CREDENTIALS_REFUSED, parseCidrList, withoutCredentials, type CidrRange } from '../outbound/index.js';
 
 /** Parses durations such as `5s,30s,2m` or `50ms`; a bare number is milliseconds. */
 export function parseDurationList(text: string): number[] {
@@ -29,8 +30,16 @@ const secretKey = z.string().transform((text, ctx) => {
   ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
   return z.NEVER;
 });
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
-const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
+const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
+const cidrList = z.string().transform((text, ctx) => {
+  try {
+    return parseCidrList(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
 
 const envSchema = z.object({
   PORT: z
@@ -77,6 +86,8 @@ const envSchema = z.object({
   SECRET_KEY: secretKey.optional(),
   SECRET_KEY_FILE: z.string().min(1).optional(),
   SECRET_KEY_PREVIOUS: secretKey.optional(),
+  OUTBOUND_DENY: cidrList.optional(),
+  OUTBOUND_ALLOW: cidrList.optional(),
   ADMIN_EMAIL: z.email('must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +113,10 @@ export interface Config {
   secretKey: { key: Buffer; from: 'SECRET_KEY' } | { key: Buffer; from: 'SECRET_KEY_FILE'; file: string } | undefined;
   /** The key secrets were sealed with before a rotation; they are sealed again with the new one at start. */
   secretKeyPrevious: Buffer | undefined;
+  /** Added to the default deny ranges (link-local and cloud metadata addresses). */
+  outboundDeny: CidrRange[];
+  /** Wins over every deny range. */
+  outboundAllow: CidrRange[];
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -128,7 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
-    const shown = variable in input && !/KEY|SECRET|PASSWORD/.test(variable) ? ` (got "${input[variable]}")` : '';
+    const value = input[variable];
+    // Never echo a secret, nor a URL that may carry a password.
+    const hidden = /KEY|SECRET|PASSWORD/.test(variable) || (/_URL$/.test(variable) && value?.includes('@'));
+    const shown = value !== undefined && !hidden ? ` (got "${value}")` : '';
     throw new ConfigError(variable, `${issue?.message ?? 'invalid'}${shown}`);
   }
   const e = parsed.data;
@@ -153,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_DELAYS ?? [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
     secretKey: readSecretKey(e.SECRET_KEY, e.SECRET_KEY_FILE),
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS,
+    outboundDeny: e.OUTBOUND_DENY ?? [],
+    outboundAllow: e.OUTBOUND_ALLOW ?? [],
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

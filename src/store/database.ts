@@ -2,7 +2,9 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
 import type { Tables } from './schema.js';
@@ -16,6 +18,43 @@ export interface Store {
 }
 
 export const SQLITE_FILE = 'gateway.db';
+
+/** How long queries may run back to back in one turn of the event loop. */
+const SQLITE_SLICE_MS = 4;
+
+/**
+ * libsql runs every statement synchronously and Kysely resolves its promise at once, so a chain of
+ * queries (a phone's burst of events, each awaiting the store) would run in one microtask drain
+ * while no socket is read: under a burst, REST requests waited seconds. Once queries have run for
+ * a slice in this turn, the next query or transaction waits for the next turn, so sockets are read
+ * in between. A query that waited runs in that next turn whatever the slice, and the slice starts
+ * afresh at the start of the turn: every waiting chain (a REST request among them) gets one query
+ * per turn, none can take the turn for itself. A transaction runs without a break.
+ */
+class TurnTakingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    let sliceStart = performance.now();
+    let turnMarked = false;
+    const newTurn = (): void => {
+      turnMarked = false;
+      sliceStart = performance.now();
+    };
+    driver.acquireConnection = async () => {
+      if (performance.now() - sliceStart > SQLITE_SLICE_MS) {
+        // Queued before the waiting query, so the next turn starts with a fresh slice.
+        if (!turnMarked) {
+          turnMarked = true;
+          setImmediate(newTurn);
+        }
+        await nextTurn();
+      }
+      return acquire();
+    };
+    return driver;
+  }
+}
 
 /** Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates it. */
 export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; log: Logger }): Promise<Store> {
@@ -40,7 +79,7 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+    db = new Kysely<Tables>({ dialect: new TurnTakingSqliteDialect({ database: file as unknown as SqliteDatabase }) });
   }
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();

@@ -65,28 +65,22 @@ export class WebhooksRepo {
     return Number(row.id);
   }
 
-  /** Jobs due at or before `at`, oldest first. */
-  async dueJobs(at: string, limit: number): Promise<WebhookJobRow[]> {
-    const rows = await this.db.selectFrom('webhook_jobs').select(JOB_COLUMNS).where('due_at', '<=', at).orderBy('id').limit(limit).execute();
-    return rows.map(toJob);
+  /** Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in memory. */
+  async jobsAfter(afterId: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event'>>> {
+    const rows = await this.db
+      .selectFrom('webhook_jobs')
+      .select(['id', 'call_id', 'url', 'attempt', 'due_at'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at }));
   }
 
-  /** The earliest due time after `at`, or null when nothing is scheduled later. */
-  async nextDueAfter(at: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('webhook_jobs')
-      .select((eb) => eb.fn.min('due_at').as('next'))
-      .where('due_at', '>', at)
-      .executeTakeFirst();
-    return row?.next ?? null;
-  }
-
-  async countJobs(): Promise<number> {
-    const row = await this.db
-      .selectFrom('webhook_jobs')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /** One job with its body, or null once it is gone. */
+  async jobById(id: number): Promise<WebhookJobRow | null> {
+    const row = await this.db.selectFrom('webhook_jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : null;
   }
 
   async rescheduleJob(id: number, next: { attempt: number; dueAt: string }): Promise<void> {

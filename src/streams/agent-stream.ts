@@ -4,6 +4,7 @@ import type { Call, StreamConfig } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import { MARK_ALLOWANCE, maxPendingMarks, type CallAudio } from '../media/index.js';
 import { AudioPeer, type PingTimings } from '../socket-guard.js';
+import type { OutboundPolicy } from '../outbound/index.js';
 import { VendorMessages } from './vendor.js';
 
 export type StreamStatus = 'off' | 'waiting' | 'connecting' | 'live' | 'ended' | 'error';
@@ -53,6 +54,7 @@ export class AgentStream {
     private readonly log: Logger,
     private readonly ping: PingTimings,
     private readonly events: AgentStreamEvents,
+    private readonly outbound: OutboundPolicy,
   ) {}
 
   private get format(): 'raw' | 'vendor' {
@@ -62,11 +64,20 @@ export class AgentStream {
   connect(): void {
     const { call, log } = this;
     this.events.status('connecting');
-    const socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES });
+    let lookup;
+    try {
+      ({ lookup } = this.outbound.socketOptions(this.config.url));
+    } catch (err) {
+      return this.fail((err as Error).message);
+    }
+    const socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup });
     this.socket = socket;
     socket.on('open', () => this.opened());
-    socket.on('unexpected-response', (_req, res) => this.fail(`the agent refused the WebSocket upgrade with HTTP ${res.statusCode ?? '?'}`));
-    socket.on('error', (err) => this.fail(`agent socket error: ${err.message}`));
+    socket.on('unexpected-response', (_req, res) => {
+      this.fail(`the agent refused the WebSocket upgrade with HTTP ${res.statusCode ?? '?'}`);
+      socket.terminate();
+    });
+    socket.on('error', (err: Error & { code?: string }) => this.fail(err.code === 'OUTBOUND_REFUSED' ? err.message : `agent socket error: ${err.message}`));
     socket.on('close', (code) => {
       this.detachAudio();
       if (this.finished) return;

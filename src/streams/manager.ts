@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MediaRouter } from '../media/index.js';
 import type { PingTimings } from '../socket-guard.js';
+import type { OutboundPolicy } from '../outbound/index.js';
 import { AgentStream, type StreamStatus } from './agent-stream.js';
 
 export interface StreamInfo {
@@ -29,7 +30,7 @@ export class StreamManager {
   private readonly states = new Map<string, StreamState>();
   private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
 
-  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings }) {
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings; outbound: OutboundPolicy }) {
     o.calls.on('change', (change) => this.onChange(change));
     o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
   }
@@ -107,7 +108,7 @@ export class StreamManager {
         this.o.log.info({ callId: call.id, reason }, 'hanging up after the agent stream ended');
         this.o.calls.act(call.id, 'hangup').catch((err: unknown) => this.o.log.warn({ err, callId: call.id }, 'hangup after stream end failed'));
       },
-    });
+    }, this.o.outbound);
     state.agent = agent;
     agent.connect();
   }

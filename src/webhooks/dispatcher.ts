@@ -1,8 +1,13 @@
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
+import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
 import { WebhooksRepo, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
+import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
+import { AttemptRecorder } from './recorder.js';
+import { WebhookSender, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
 
 /** The body POSTed for every call event (contract.md, Webhooks). */
@@ -52,19 +57,33 @@ export interface WebhookDispatcherOptions {
   timeoutMs?: number;
   now?: () => number;
   onDelivery?: (delivery: WebhookDelivery) => void;
-  /** Attempts in flight at once, across all calls. */
-  concurrency?: number;
+  /** Which addresses receivers may resolve to; the default rules without it. */
+  outbound?: OutboundPolicy;
+  /** Attempts in flight at once to one receiver (URL origin), and in all. */
+  concurrency?: Partial<DeliveryQueueLimits>;
 }
 
-type AttemptOutcome = { ok: boolean; statusCode: number | null; error: string | null } | 'interrupted';
+/** A stored job, as `release()` takes it once the transaction that stored it has committed. */
+export type StoredWebhookJob = QueuedJob;
+
+type Lifecycle = 'stopped' | 'starting' | 'running' | 'stopping';
+/** What an attempt leaves: the job's next attempt, or null when it is done (or gone). */
+type Next = { attempt: number; dueAt: number } | null;
 
 const STOP_GRACE_MS = 2_000;
 /** Back-off after the store failed, so a broken database cannot turn the scheduler into a busy loop. */
 const STORE_ERROR_BACKOFF_MS = 1_000;
-const SCAN_BATCH = 500;
+const LOAD_PAGE = 1_000;
+/** Bodies of queued jobs kept in memory at most; past it, a job's row is read when it goes out. */
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The receiver a URL names (its lane); a URL that does not parse gets a lane of its own and fails. */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : 'invalid';
+}
 
 export const toWebhookDelivery = (row: WebhookDeliveryRow): WebhookDelivery => ({
   id: row.id,
@@ -80,11 +99,10 @@ export const toWebhookDelivery = (row: WebhookDeliveryRow): WebhookDelivery => (
 
 /**
  * Delivers call events to webhook URLs. Jobs live in the database (enqueued in the caller's
- * transaction), one timer wakes the scheduler at the next due time, and each wake reads the due jobs
- * back: so what is due after a restart is simply what the table holds.
- *
- * Ordering: among a call's jobs still at attempt 1, only the oldest may be in flight, so first attempts
- * follow the call's timeline; jobs waiting for a retry do not hold later events back.
+ * transaction), so what is due after a restart is what the table holds. In memory the scheduler
+ * keeps every job without its body (DeliveryQueue): one lane per receiver, so a receiver that hangs
+ * or fails holds only its own slots, and no attempt rescans the table. The body is read by id when
+ * the attempt starts.
  */
 export class WebhookDispatcher {
   private readonly repo: WebhooksRepo;
@@ -95,16 +113,20 @@ export class WebhookDispatcher {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly onDelivery: ((delivery: WebhookDelivery) => void) | undefined;
-  private readonly concurrency: number;
+  private readonly outbound: OutboundPolicy;
+  private readonly queue: DeliveryQueue;
+  private readonly recorder: AttemptRecorder;
+  /** Bytes of the bodies the queue holds (see MAX_CACHED_BYTES). */
+  private cachedBytes = 0;
 
-  private running = false;
+  private state: Lifecycle = 'stopped';
+  private starting: Promise<void> | undefined;
+  /** Jobs released while the stored ones are being loaded. */
+  private releasedWhileStarting: QueuedJob[] = [];
+  private sender: WebhookSender | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
-  private scanning: Promise<void> | undefined;
-  private rescan = false;
-  private readonly inFlight = new Map<number, { job: WebhookJobRow; done: Promise<void> }>();
-  /** Jobs whose outcome could not be stored, held back until the given time. */
-  private readonly heldUntil = new Map<number, number>();
+  private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
 
   constructor(options: WebhookDispatcherOptions) {
@@ -117,175 +139,189 @@ export class WebhookDispatcher {
     this.timeoutMs = options.timeoutMs ?? LIMITS.webhookTimeoutMs;
     this.now = options.now ?? Date.now;
     this.onDelivery = options.onDelivery;
-    this.concurrency = options.concurrency ?? 16;
+    this.outbound = options.outbound ?? new OutboundPolicy();
+    this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
+    this.recorder = new AttemptRecorder(this.repo);
   }
 
   /**
-   * Stores the job (attempt 1, due now); no network I/O. Without tx the dispatcher is woken at once;
-   * with tx the caller calls kick() once its transaction has committed.
+   * Stores the job (attempt 1, due now); no network I/O. Without tx it is scheduled at once; with tx
+   * the caller passes the result to release() once its transaction has committed.
    */
-  async enqueue(job: WebhookJobInput, tx?: Db): Promise<void> {
-    await this.repo.insertJob(
-      { callId: job.callId, eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body), attempt: 1, dueAt: iso(this.now()) },
-      tx,
-    );
-    if (!tx) this.kick();
+  async enqueue(job: WebhookJobInput, tx?: Db): Promise<StoredWebhookJob> {
+    const dueAt = this.now();
+    const content: JobContent = { eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body) };
+    const id = await this.repo.insertJob({ callId: job.callId, ...content, attempt: 1, dueAt: iso(dueAt) }, tx);
+    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt, content };
+    if (!tx) this.release(stored);
+    return stored;
   }
 
-  /** Looks for due jobs soon; cheap and safe to call at any time. */
-  kick(): void {
-    this.wake(0);
+  /** Schedules a job whose transaction has committed. While stopped, the next start reads it from the store. */
+  release(job: StoredWebhookJob): void {
+    if (this.state === 'starting') this.releasedWhileStarting.push(job);
+    if (this.state !== 'running') return;
+    this.queue.add(this.withinBudget(job));
+    this.pump();
+  }
+
+  /** The job with its content while the budget allows, else without (it is read from the store). */
+  private withinBudget(job: QueuedJob): QueuedJob {
+    if (!job.content || this.queue.has(job.id)) return { ...job, content: undefined };
+    const size = job.content.body.length;
+    if (this.cachedBytes + size > MAX_CACHED_BYTES) return { ...job, content: undefined };
+    this.cachedBytes += size;
+    return job;
   }
 
   /** Resumes the jobs stored in the database: due ones go out at once, the others at their time. */
-  async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  start(): Promise<void> {
+    if (this.state === 'stopped') this.starting = this.load();
+    return this.starting ?? Promise.resolve();
+  }
+
+  private async load(): Promise<void> {
+    this.state = 'starting';
     this.abort = new AbortController();
-    this.heldUntil.clear();
-    const pending = await this.repo.countJobs();
-    if (pending > 0) this.log.info({ pending }, 'resuming webhook jobs');
-    await this.runScan();
+    // Every attempt in flight listens to it: up to the queue's total.
+    setMaxListeners(0, this.abort.signal);
+    this.sender = new WebhookSender({ timeoutMs: this.timeoutMs, outbound: this.outbound });
+    try {
+      for (let after = 0; ; ) {
+        const page = await this.repo.jobsAfter(after, LOAD_PAGE);
+        for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
+        if (page.length < LOAD_PAGE) break;
+        after = page[page.length - 1]!.id;
+      }
+    } catch (err) {
+      this.state = 'stopped';
+      this.queue.clear();
+      throw err;
+    }
+    if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
+    for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
+    this.state = 'running';
+    this.pump();
   }
 
   /** Stops scheduling and waits (at most about 2 s) for attempts in flight; later ones resume on the next start. */
   async stop(): Promise<void> {
-    this.running = false;
+    await this.starting?.catch(() => undefined);
+    if (this.state !== 'running') return;
+    this.state = 'stopping';
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
-    await this.scanning;
-    const all = () => Promise.all([...this.inFlight.values()].map((f) => f.done));
-    if (this.inFlight.size === 0) return;
-    let grace: NodeJS.Timeout | undefined;
-    const expired = await Promise.race([
-      all().then(() => false),
-      new Promise<boolean>((resolve) => {
-        grace = setTimeout(() => resolve(true), STOP_GRACE_MS);
-      }),
-    ]);
-    clearTimeout(grace);
-    if (expired) {
-      this.abort.abort();
-      await all();
+    const all = () => Promise.all(this.inFlight.values());
+    if (this.inFlight.size > 0) {
+      let grace: NodeJS.Timeout | undefined;
+      const expired = await Promise.race([
+        all().then(() => false),
+        new Promise<boolean>((resolve) => {
+          grace = setTimeout(() => resolve(true), STOP_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(grace);
+      if (expired) {
+        this.abort.abort();
+        await all();
+      }
     }
+    this.queue.clear();
+    this.cachedBytes = 0;
+    this.sender?.close();
+    this.sender = undefined;
+    this.starting = undefined;
+    this.state = 'stopped';
   }
 
   async listDeliveries(options: { callId?: string | undefined; limit: number }): Promise<WebhookDelivery[]> {
     return (await this.repo.listDeliveries(options)).map(toWebhookDelivery);
   }
 
-  private wake(delayMs: number): void {
-    if (!this.running) return;
-    const delay = Math.min(Math.max(0, Math.ceil(delayMs)), MAX_TIMER_MS);
-    const at = this.now() + delay;
+  /** Starts what may go out now and sets the timer for the next job that becomes due. */
+  private pump(): void {
+    if (this.state !== 'running') return;
+    for (const job of this.queue.take(this.now())) this.launch(job);
+    const next = this.queue.nextDueAt();
+    if (next !== undefined) this.wakeAt(next);
+  }
+
+  private wakeAt(at: number): void {
     if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      void this.runScan();
-    }, delay);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.pump();
+      },
+      Math.min(Math.max(0, Math.ceil(at - this.now())), MAX_TIMER_MS),
+    );
     this.timer.unref();
   }
 
-  /** One scan at a time; a wake during a scan runs another one right after it. */
-  private runScan(): Promise<void> {
-    if (this.scanning) {
-      this.rescan = true;
-      return this.scanning;
-    }
-    this.scanning = (async () => {
+  private launch(job: QueuedJob): void {
+    const done = this.attempt(job)
+      .then((next) => {
+        this.queue.finish(job.id, next);
+        if (next === null && job.content) this.cachedBytes -= job.content.body.length;
+      })
+      .finally(() => {
+        this.inFlight.delete(job.id);
+        this.pump();
+      });
+    this.inFlight.set(job.id, done);
+  }
+
+  private hold(job: QueuedJob): Next {
+    return { attempt: job.attempt, dueAt: this.now() + Math.max(STORE_ERROR_BACKOFF_MS, this.retryDelaysMs[job.attempt - 1] ?? 0) };
+  }
+
+  private async attempt(queued: QueuedJob): Promise<Next> {
+    let job: JobContent & { callId: string; attempt: number };
+    if (queued.content) job = { ...queued.content, callId: queued.callId, attempt: queued.attempt };
+    else {
+      let row: WebhookJobRow | null;
       try {
-        do {
-          this.rescan = false;
-          await this.scan();
-        } while (this.rescan && this.running);
+        row = await this.repo.jobById(queued.id);
       } catch (err) {
-        this.log.error({ err }, 'webhook scheduler could not read its jobs');
-        this.wake(STORE_ERROR_BACKOFF_MS);
-      } finally {
-        this.scanning = undefined;
+        this.log.error({ err, callId: queued.callId }, 'could not read a webhook job; holding it back');
+        return this.hold(queued);
       }
-    })();
-    return this.scanning;
-  }
-
-  private async scan(): Promise<void> {
-    if (!this.running) return;
-    const nowMs = this.now();
-    const due = await this.repo.dueJobs(iso(nowMs), SCAN_BATCH);
-    // A call whose attempt-1 job is in flight (or older and waiting) holds its later first attempts.
-    const busyCalls = new Set<string>();
-    for (const { job } of this.inFlight.values()) if (job.attempt === 1) busyCalls.add(job.callId);
-    let nextWake = Infinity;
-    for (const job of due) {
-      if (!this.running) return;
-      if (this.inFlight.has(job.id)) continue;
-      if (job.attempt === 1) {
-        if (busyCalls.has(job.callId)) continue;
-        busyCalls.add(job.callId);
-      }
-      const held = this.heldUntil.get(job.id);
-      if (held !== undefined) {
-        if (held > nowMs) {
-          nextWake = Math.min(nextWake, held);
-          continue;
-        }
-        this.heldUntil.delete(job.id);
-      }
-      if (this.inFlight.size >= this.concurrency) break;
-      this.launch(job);
+      if (!row) return null;
+      job = row;
     }
-    const later = await this.repo.nextDueAfter(iso(nowMs));
-    if (later !== null) nextWake = Math.min(nextWake, Date.parse(later));
-    if (nextWake !== Infinity) this.wake(nextWake - this.now());
-  }
-
-  private launch(job: WebhookJobRow): void {
-    const done = this.attempt(job).finally(() => {
-      this.inFlight.delete(job.id);
-      this.kick();
-    });
-    this.inFlight.set(job.id, { job, done });
-  }
-
-  private async attempt(job: WebhookJobRow): Promise<void> {
     const log = this.log.child({ callId: job.callId, eventId: job.eventId, event: job.event, attempt: job.attempt });
     const startedMs = this.now();
     const started = performance.now();
     const outcome = await this.post(job, startedMs);
     if (outcome === 'interrupted') {
       log.info('webhook attempt interrupted by shutdown; it is sent again after the restart');
-      return;
+      return null;
     }
     const durationMs = Math.round(performance.now() - started);
     const last = job.attempt >= this.maxAttempts;
     const retryAt = outcome.ok || last ? null : this.now() + (this.retryDelaysMs[job.attempt - 1] ?? 0);
+    const row = {
+      callId: job.callId,
+      eventId: job.eventId,
+      event: job.event,
+      url: job.url,
+      attempt: job.attempt,
+      ok: outcome.ok,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      durationMs,
+      at: iso(startedMs),
+    };
     let id: number;
     try {
-      id = await this.repo.transaction(async (repo) => {
-        const rowId = await repo.insertDelivery({
-          callId: job.callId,
-          eventId: job.eventId,
-          event: job.event,
-          url: job.url,
-          attempt: job.attempt,
-          ok: outcome.ok,
-          statusCode: outcome.statusCode,
-          error: outcome.error,
-          durationMs,
-          at: iso(startedMs),
-        });
-        if (retryAt === null) await repo.deleteJob(job.id);
-        else await repo.rescheduleJob(job.id, { attempt: job.attempt + 1, dueAt: iso(retryAt) });
-        return rowId;
-      });
+      id = await this.recorder.record({ delivery: row, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
     } catch (err) {
       log.error({ err }, 'could not record the webhook attempt; holding the job back');
-      this.heldUntil.set(job.id, this.now() + Math.max(STORE_ERROR_BACKOFF_MS, this.retryDelaysMs[job.attempt - 1] ?? 0));
-      return;
+      return this.hold(queued);
     }
 
     const fields = { host: hostOf(job.url), statusCode: outcome.statusCode, durationMs };
@@ -295,69 +331,26 @@ export class WebhookDispatcher {
 
     if (this.onDelivery) {
       try {
-        this.onDelivery(
-          toWebhookDelivery({ id, callId: job.callId, eventId: job.eventId, event: job.event, url: job.url, attempt: job.attempt, ok: outcome.ok, statusCode: outcome.statusCode, error: outcome.error, durationMs, at: iso(startedMs) }),
-        );
+        this.onDelivery(toWebhookDelivery({ id, ...row }));
       } catch (err) {
         log.error({ err }, 'onDelivery listener failed');
       }
     }
+    return retryAt === null ? null : { attempt: job.attempt + 1, dueAt: retryAt };
   }
 
-  private async post(job: WebhookJobRow, startedMs: number): Promise<AttemptOutcome> {
+  private post(job: JobContent, startedMs: number): Promise<PostOutcome> {
     let headers: WebhookHeaders;
     try {
       headers = webhookHeaders({ secret: this.secret(), id: job.eventId, timestamp: Math.floor(startedMs / 1000), body: job.body });
     } catch (err) {
-      return { ok: false, statusCode: null, error: `cannot sign: ${errorText(err)}` };
+      return Promise.resolve({ ok: false, statusCode: null, error: `cannot sign: ${(err as Error).message}` });
     }
-    const stopSignal = this.abort.signal;
-    const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), stopSignal]);
-    let status: number;
-    try {
-      // Redirects are not followed: the receiver is the URL that was configured.
-      const res = await fetch(job.url, { method: 'POST', headers, body: job.body, signal, redirect: 'manual' });
-      status = res.status;
-      await drain(res);
-    } catch (err) {
-      if (stopSignal.aborted) return 'interrupted';
-      if (signal.aborted) return { ok: false, statusCode: null, error: `timeout after ${this.timeoutMs} ms` };
-      return { ok: false, statusCode: null, error: errorText(err) };
-    }
-    const ok = status >= 200 && status < 300;
-    return { ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
+    if (!this.sender) return Promise.resolve('interrupted');
+    return this.sender.post(job.url, headers, job.body, this.abort.signal);
   }
-}
-
-/** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
-const MAX_ANSWER_BYTES = 64 * 1024;
-
-async function drain(res: Response): Promise<void> {
-  if (!res.body) return;
-  const reader = res.body.getReader();
-  let read = 0;
-  try {
-    while (read <= MAX_ANSWER_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The answer's body does not decide the attempt; its status does.
-  }
-}
-
-function errorText(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause instanceof Error ? err.cause.message : undefined;
-  return cause && cause !== err.message ? `${err.message}: ${cause}` : err.message;
 }
 
 function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'invalid url';
-  }
+  return URL.canParse(url) ? new URL(url).host : 'invalid url';
 }

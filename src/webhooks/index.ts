@@ -1,6 +1,7 @@
 export {
   WebhookDispatcher,
   toWebhookDelivery,
+  type StoredWebhookJob,
   type WebhookBody,
   type WebhookDelivery,
   type WebhookDispatcherOptions,

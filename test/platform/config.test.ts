@@ -28,6 +28,8 @@ describe('configuration from the environment', () => {
       publicUrl: undefined,
       incomingStreamFormat: undefined,
       webhookRetryDelaysMs: [5_000, 30_000, 120_000],
+      outboundDeny: [],
+      outboundAllow: [],
       logLevel: 'info',
     });
   });
@@ -51,6 +53,8 @@ describe('configuration from the environment', () => {
       WEBHOOK_RETRY_DELAYS: '50ms,1s,2m',
       SECRET_KEY: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=',
       SECRET_KEY_PREVIOUS: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
+      OUTBOUND_DENY: '10.0.0.0/8, fd00::/8',
+      OUTBOUND_ALLOW: '10.1.2.3',
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD: 'correct horse battery',
       LOG_LEVEL: 'debug',
@@ -73,6 +77,8 @@ describe('configuration from the environment', () => {
       webhookRetryDelaysMs: [50, 1000, 120_000],
       secretKey: { key: Buffer.from('q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=', 'base64'), from: 'SECRET_KEY' },
       secretKeyPrevious: Buffer.from(Array.from({ length: 32 }, (_, i) => i)),
+      outboundDeny: [expect.objectContaining({ text: '10.0.0.0/8' }), expect.objectContaining({ text: 'fd00::/8' })],
+      outboundAllow: [expect.objectContaining({ text: '10.1.2.3/32' })],
       adminEmail: 'owner@example.com',
       adminPassword: 'correct horse battery',
       logLevel: 'debug',
@@ -99,6 +105,9 @@ describe('configuration from the environment', () => {
     ['WEBHOOK_RETRY_DELAYS', '5s,30s'],
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_EMAIL', 'not-an-email'],
+    ['OUTBOUND_DENY', '10.0.0.0/33'],
+    ['OUTBOUND_DENY', '169.254.0.0/16,metadata.internal'],
+    ['OUTBOUND_ALLOW', '0x7f000001'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {
     const err = rejection({ [variable]: value });
     expect(err.variable).toBe(variable);
@@ -111,6 +120,10 @@ describe('configuration from the environment', () => {
     ['WEBHOOK_SECRET', 'whsec_tooshort'],
     ['WEBHOOK_SECRET', 'plain-secret-without-the-prefix-0123456789'],
     ['ADMIN_PASSWORD', 'seven77'],
+    ['WEBHOOK_URL', 'https://alice:s3cret-pw@hooks.example/in'],
+    ['INCOMING_STREAM_URL', 'wss://alice:s3cret-pw@agent.example/in'],
+    ['ASSISTANT_REALTIME_URL', 'wss://alice:s3cret-pw@model.example/v1/realtime'],
+    ['DATABASE_URL', 'mysql://alice:s3cret-pw@db/voice'],
   ])('rejects a bad %s without printing its value', (variable, value) => {
     const env: Record<string, string> = { [variable]: value };
     if (variable === 'ADMIN_PASSWORD') env.ADMIN_EMAIL = 'owner@example.com';

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { WebhookDispatcher, type WebhookBody, type WebhookDelivery, type WebhookDispatcherOptions } from '../../src/webhooks/index.js';
+import { eventually } from '../helpers/phones.js';
 import { FakeReceiver } from './receiver.js';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -278,6 +279,43 @@ describe('WebhookDispatcher', () => {
     expect(rx.requests[2]!.at).toBeGreaterThanOrEqual(a1Answered);
   });
 
+  it('does not stall an unrelated call behind 600 queued events for a receiver that never answers', async () => {
+    const dead = await receiver(() => undefined);
+    const rx = await receiver();
+    const { dispatcher } = await setup({ timeoutMs: 60_000, retryDelaysMs: SLOW, start: false });
+    for (let n = 1; n <= 600; n++) await dispatcher.enqueue(job(dead.url, `call_dead_${n % 3}`, n));
+    await dispatcher.enqueue(job(rx.url, 'call_other', 1));
+    await dispatcher.start();
+    await dispatcher.enqueue(job(rx.url, 'call_other', 2));
+
+    await rx.nth(2);
+    expect(rx.requests.map((r) => r.headers['webhook-id'])).toEqual(['evt_call_other_1', 'evt_call_other_2']);
+    // The dead receiver has one attempt in flight per call: first attempts keep each call's order.
+    await dead.nth(3);
+    expect(new Set(dead.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set(['evt_call_dead_1_1', 'evt_call_dead_2_2', 'evt_call_dead_0_3']));
+  });
+
+  it('sends an attempt again when its outcome could not be stored, and records it then', async () => {
+    const rx = await receiver();
+    // Held back for max(1 s, the retry delay) when the store fails.
+    const { store, dispatcher, deliveries, logs } = await setup();
+    await store.db.schema.alterTable('webhook_deliveries').renameTo('webhook_deliveries_away').execute();
+    await dispatcher.enqueue(job(rx.url, 'call_a', 1));
+    await dispatcher.enqueue(job(rx.url, 'call_b', 1));
+    await rx.nth(2);
+    const failed = () => Promise.resolve(logs.filter((l) => l.includes('could not record the webhook attempt')).length);
+    await eventually(failed, (n) => n === 2, { what: 'two attempts that could not be recorded' });
+    await store.db.schema.alterTable('webhook_deliveries_away').renameTo('webhook_deliveries').execute();
+
+    const ds = await deliveries.count(2);
+    expect(ds.map((d) => [d.eventId, d.attempt, d.ok]).sort()).toEqual([
+      ['evt_call_a_1', 1, true],
+      ['evt_call_b_1', 1, true],
+    ]);
+    expect(rx.requests.map((r) => r.headers['webhook-id']).sort()).toEqual(['evt_call_a_1', 'evt_call_a_1', 'evt_call_b_1', 'evt_call_b_1']);
+    expect(await store.db.selectFrom('webhook_jobs').selectAll().execute()).toEqual([]);
+  });
+
   it('does not hold later events back behind a retry', async () => {
     const rx = await receiver((r) => r.res.writeHead(r.n === 1 ? 500 : 204).end());
     const { dispatcher, deliveries } = await setup({ retryDelaysMs: [200, 200, 200] });
@@ -340,7 +378,7 @@ describe('WebhookDispatcher', () => {
     await close();
   });
 
-  it('enqueues inside the caller transaction and sends after kick()', async () => {
+  it('enqueues inside the caller transaction and sends after release()', async () => {
     const rx = await receiver();
     const { store, dispatcher, deliveries } = await setup();
     await expect(
@@ -349,8 +387,9 @@ describe('WebhookDispatcher', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    await store.db.transaction().execute((trx) => dispatcher.enqueue(job(rx.url, 'call_a', 2), trx));
-    dispatcher.kick();
+    const stored = await store.db.transaction().execute((trx) => dispatcher.enqueue(job(rx.url, 'call_a', 2), trx));
+    expect(rx.requests).toHaveLength(0);
+    dispatcher.release(stored);
 
     const [d] = await deliveries.count(1);
     expect(d?.eventId).toBe('evt_call_a_2');

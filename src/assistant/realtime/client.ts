@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
+import type { OutboundPolicy } from '../../outbound/index.js';
 import { RealtimeError, codeForStatus, redactSecrets } from './errors.js';
 import { DEFAULT_ASSISTANT_MODEL, DEFAULT_REALTIME_URL } from './session.js';
 import {
@@ -24,6 +25,8 @@ export interface RealtimeConnectOptions {
   connectTimeoutMs?: number;
   /** Aborts the connect; after connecting, closes the client. */
   signal?: AbortSignal;
+  /** Which addresses the endpoint may resolve to (OUTBOUND_DENY / OUTBOUND_ALLOW); any without it. */
+  outbound?: OutboundPolicy;
 }
 
 export interface RealtimeAudioChunk {
@@ -150,7 +153,15 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
       let ws: WebSocket;
       try {
         const target = realtimeUrl(options.url ?? DEFAULT_REALTIME_URL, options.model ?? DEFAULT_ASSISTANT_MODEL);
+        let guard;
+        try {
+          guard = options.outbound?.socketOptions(target);
+        } catch (err) {
+          reject(new RealtimeError('outbound_refused', `Realtime API not reached: ${(err as Error).message}`));
+          return;
+        }
         ws = new WebSocket(target, {
+          ...guard,
           headers: { Authorization: `Bearer ${apiKey}` },
           perMessageDeflate: false,
           // Audio deltas are a few kilobytes; a message this large is a broken or hostile server.
@@ -185,8 +196,12 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
       const onAbort = (): void => settle(new RealtimeError('aborted', 'Realtime connect aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
 
-      const onError = (err: Error): void =>
-        settle(new RealtimeError('network_error', `Realtime connection failed: ${redact(err.message)}`));
+      const onError = (err: Error & { code?: string }): void =>
+        settle(
+          err.code === 'OUTBOUND_REFUSED'
+            ? new RealtimeError('outbound_refused', `Realtime API not reached: ${err.message}`)
+            : new RealtimeError('network_error', `Realtime connection failed: ${redact(err.message)}`),
+        );
       ws.on('error', onError);
 
       ws.once('unexpected-response', (_req, res: IncomingMessage) => {

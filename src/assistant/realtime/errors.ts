@@ -13,6 +13,7 @@ export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
   'model_not_found',
   'session_expired',
   'invalid_url',
+  'outbound_refused',
   'aborted',
 ]);
 
@@ -24,6 +25,7 @@ export type LocalRealtimeErrorCode =
   | 'rate_limit_exceeded'
   | 'server_error'
   | 'invalid_url'
+  | 'outbound_refused'
   | 'aborted'
   | 'unknown_error';
 

@@ -1,8 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../limits.js';
+import { CREDENTIALS_REFUSED, withoutCredentials } from '../../outbound/url.js';
 
-export const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048, 'must be at most 2048 characters');
-export const WsUrl = z.url({ protocol: /^wss?$/, error: 'must begin with ws:// or wss://' }).max(2048, 'must be at most 2048 characters');
+export const HttpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine(withoutCredentials, CREDENTIALS_REFUSED);
+export const WsUrl = z
+  .url({ protocol: /^wss?$/, error: 'must begin with ws:// or wss://' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine(withoutCredentials, CREDENTIALS_REFUSED);
 export const DateTime = z.iso.datetime().openapi({ example: '2026-11-20T12:00:00.000Z' });
 
 export const Limit = z.coerce

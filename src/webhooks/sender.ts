@@ -1,0 +1,111 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { OutboundPolicy } from '../outbound/index.js';
+import { withoutCredentials } from '../outbound/url.js';
+import type { WebhookHeaders } from './signing.js';
+
+export type PostOutcome = { ok: boolean; statusCode: number | null; error: string | null } | 'interrupted';
+
+/** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * POSTs webhook bodies over keep-alive connections. Each attempt has one timer of its own that
+ * covers connecting, the answer's head and reading its body: nothing here can outlive `timeoutMs`
+ * (an AbortSignal.timeout inside AbortSignal.any can be collected on Node 20 before it fires).
+ */
+export class WebhookSender {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
+  };
+
+  constructor(
+    private readonly o: {
+      timeoutMs: number;
+      outbound: OutboundPolicy;
+    },
+  ) {}
+
+  /** `stop` interrupts the attempt: it then counts as not made. */
+  post(url: string, headers: WebhookHeaders, body: string, stop: AbortSignal): Promise<PostOutcome> {
+    const failed = (error: string): PostOutcome => ({ ok: false, statusCode: null, error });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return Promise.resolve(failed('invalid URL'));
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.resolve(failed(`unsupported protocol ${target.protocol}`));
+    // Only rows stored before such URLs were refused at the API can carry one; never send it.
+    if (!withoutCredentials(url)) return Promise.resolve(failed('the URL has a user name or password, which the gateway does not send'));
+    let lookup;
+    try {
+      ({ lookup } = this.o.outbound.socketOptions(target));
+    } catch (err) {
+      return Promise.resolve(failed((err as Error).message));
+    }
+    if (stop.aborted) return Promise.resolve('interrupted');
+
+    return new Promise<PostOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: PostOutcome): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        stop.removeEventListener('abort', onStop);
+        resolve(outcome);
+      };
+      const send = target.protocol === 'https:' ? https.request : http.request;
+      const req = send(target, {
+        method: 'POST',
+        agent: this.agents[target.protocol as 'http:' | 'https:'],
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup,
+      });
+      // Set once the answer's head is in: a body that stalls after it does not undo the status.
+      let answered: PostOutcome | undefined;
+      const timer = setTimeout(() => {
+        settle(answered ?? failed(`timeout after ${this.o.timeoutMs} ms`));
+        req.destroy();
+      }, this.o.timeoutMs);
+      const onStop = (): void => {
+        settle('interrupted');
+        req.destroy();
+      };
+      stop.addEventListener('abort', onStop, { once: true });
+      req.on('error', (err) => settle(failed(errorText(err))));
+      // Redirects are not followed: the receiver is the URL that was configured.
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        const outcome: PostOutcome = { ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
+        answered = outcome;
+        // The answer's body does not decide the attempt, its status does; it is read so the
+        // connection can be reused, and a long one is cut.
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) {
+            res.destroy();
+            settle(outcome);
+          }
+        });
+        res.on('end', () => settle(outcome));
+        res.on('error', () => settle(outcome));
+        res.on('close', () => settle(outcome));
+      });
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
+  }
+}
+
+function errorText(err: Error & { code?: string }): string {
+  if (err.code === 'OUTBOUND_REFUSED') return err.message;
+  return err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message;
+}
