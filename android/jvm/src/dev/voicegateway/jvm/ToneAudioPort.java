@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * (the same samples as the Node simulator's sources), and what the gateway sends into the call is
  * recorded (up to a minute). Frames may carry the Node simulator's stamp (VGS1, sequence, send time).
  */
-public final class ToneAudioPort implements AudioPort {
+public final class ToneAudioPort implements AudioPort, PlayedAudio {
     /** Makes the remote party's audio for one call. */
     public interface Source {
         void fill(byte[] frame);
@@ -160,20 +160,22 @@ public final class ToneAudioPort implements AudioPort {
         if (recorded.size() + frame.length <= MAX_RECORDED) recorded.write(frame, 0, frame.length);
     }
 
+    @Override
     public synchronized long framesPlayed() {
         return framesPlayed;
     }
 
-    /** Frames played that were not silence: the gateway's audio, not the jitter buffer's filler. */
+    @Override
     public synchronized long framesAudible() {
         return framesAudible;
     }
 
-    /** What was played into calls, silence included, up to a minute. */
+    @Override
     public synchronized byte[] recorded() {
         return recorded.toByteArray();
     }
 
+    @Override
     public synchronized void resetRecorded() {
         recorded.reset();
         framesPlayed = 0;
@@ -183,7 +185,8 @@ public final class ToneAudioPort implements AudioPort {
     private static final long EPOCH_MS = System.currentTimeMillis();
     private static final long EPOCH_NANOS = System.nanoTime();
 
-    private static void writeStamp(byte[] frame, int seq) {
+    /** The Node simulator's stamp (VGS1, sequence, send time) in the first 16 bytes. */
+    static void writeStamp(byte[] frame, int seq) {
         ByteBuffer b = ByteBuffer.wrap(frame).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, STAMP_MAGIC);
         b.putInt(4, seq);
