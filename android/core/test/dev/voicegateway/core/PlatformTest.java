@@ -31,27 +31,7 @@ public class PlatformTest {
 
     @Test
     public void healthHoldsWhatThePhoneKnowsWithinTheSpecsBounds() {
-        DeviceStatus status = new DeviceStatus() {
-            public Integer battery() {
-                return 140;
-            }
-
-            public Boolean charging() {
-                return null;
-            }
-
-            public String network() {
-                return "satellite";
-            }
-
-            public Integer signal() {
-                return 9;
-            }
-
-            public String carrier() {
-                return "Carrier";
-            }
-        };
+        DeviceStatus status = status(140, null, "satellite", 9, "Carrier");
         JSONObject h = HealthReport.build(status, new DeviceInfo("1.2.3", "14", "Pixel 8"), Protocol.AUDIO_PAIRING_REQUIRED, null, 0);
         assertEquals(100, h.optInt("battery"));
         assertEquals(4, h.optInt("signal"));
@@ -67,27 +47,7 @@ public class PlatformTest {
 
     @Test
     public void healthCarriesTheHelpersCapabilitiesWithTheRateOnlyWhenItCaptures() throws Exception {
-        DeviceStatus unknown = new DeviceStatus() {
-            public Integer battery() {
-                return null;
-            }
-
-            public Boolean charging() {
-                return null;
-            }
-
-            public String network() {
-                return null;
-            }
-
-            public Integer signal() {
-                return null;
-            }
-
-            public String carrier() {
-                return null;
-            }
-        };
+        DeviceStatus unknown = status(null, null, null, null, null);
         DeviceInfo info = new DeviceInfo("1.2.3", "13", "Pixel 6");
         JSONObject listenOnly = HealthReport.build(unknown, info, Protocol.AUDIO_RUNNING,
                 new AudioCapabilities(true, false, AudioCapabilities.VOICE_DOWNLINK, 48000), 0);
@@ -96,6 +56,30 @@ public class PlatformTest {
         JSONObject none = HealthReport.build(unknown, info, Protocol.AUDIO_STOPPED, AudioCapabilities.NOTHING, 0);
         assertEquals("{\"capture\":false,\"inject\":false,\"method\":\"none\"}", none.getJSONObject("audioCapabilities").toString());
         assertEquals(AudioCapabilities.NOTHING, AudioCapabilities.fromJson(none.getJSONObject("audioCapabilities")));
+    }
+
+    private static DeviceStatus status(final Integer battery, final Boolean charging, final String network, final Integer signal, final String carrier) {
+        return new DeviceStatus() {
+            public Integer battery() {
+                return battery;
+            }
+
+            public Boolean charging() {
+                return charging;
+            }
+
+            public String network() {
+                return network;
+            }
+
+            public Integer signal() {
+                return signal;
+            }
+
+            public String carrier() {
+                return carrier;
+            }
+        };
     }
 
     @Test

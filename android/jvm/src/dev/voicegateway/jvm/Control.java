@@ -94,7 +94,7 @@ final class Control {
         else if (op.equals("audioState")) tone().setState(req.optString("state"), req.optBoolean("inject", true));
         else if (op.equals("frames")) result.with("frames", frames());
         else if (op.equals("recorded")) result.with("audio", Base64.getEncoder().encodeToString(main.played.recorded()));
-        else if (op.equals("resetRecorded")) main.played.resetRecorded();
+        else if (op.equals("resetRecorded")) main.played.reset();
         else if (op.equals("helper")) helper(req.optString("action"), result);
         else if (op.equals("restart")) main.restart();
         else if (op.equals("stop")) main.stop("stopping");
@@ -130,7 +130,7 @@ final class Control {
         } else if (action.equals("shutdown")) main.helperPort.shutdownHelper();
         else if (!action.equals("state")) throw new IllegalArgumentException("unknown helper action " + action);
         org.json.JSONArray arrivals = new org.json.JSONArray();
-        for (double[] a : h.engine().arrivals()) {
+        for (double[] a : h.engine().played().arrivals()) {
             try {
                 arrivals.put(new org.json.JSONArray().put(a[0]).put(a[1] != 0));
             } catch (JSONException e) {

@@ -8,14 +8,12 @@ import dev.voicegateway.core.helper.CallAudioEngine;
 import dev.voicegateway.core.helper.HelperLink;
 import dev.voicegateway.core.helper.HelperService;
 import dev.voicegateway.core.helper.PeerPolicy;
-import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,12 +32,27 @@ final class FakeHelper {
     private final Log log;
     private final TcpHelper.Endpoint endpoint;
     private final Gate gate = new Gate();
+    private volatile CountDownLatch listening = new CountDownLatch(1);
     private HelperService service;
 
     FakeHelper(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log) {
-        this.engine = new Engine(executor, sources, stamp, listenOnly);
+        this(new Engine(executor, sources, stamp, listenOnly), log, 0, APP_UID);
+    }
+
+    /**
+     * A helper on {@code port} (0: any free one) whose every peer has {@code peerUid} (TCP cannot
+     * tell; {@link #APP_UID} is the app's), for tests of who may connect.
+     */
+    FakeHelper(Engine engine, Log log, int port, int peerUid) {
+        this.engine = engine;
         this.log = log;
-        this.endpoint = new TcpHelper.Endpoint(0, APP_UID) {
+        this.endpoint = new TcpHelper.Endpoint(port, peerUid) {
+            @Override
+            public void listen() throws IOException {
+                super.listen();
+                listening.countDown();
+            }
+
             @Override
             public HelperLink.Connection accept() throws IOException {
                 return gate.wrap(super.accept());
@@ -47,14 +60,19 @@ final class FakeHelper {
         };
     }
 
-    /** Starts serving (on the same port as before, after a death). */
+    /**
+     * Starts serving, as AudioHelper.main does: a helper still serving on the port is first asked
+     * to hand over (REPLACE). Returns once it listens.
+     */
     synchronized void start() throws IOException {
-        if (service != null && !service.isStopping()) return;
+        if (running()) return;
         gate.thaw();
+        if (endpoint.port() != 0) HelperService.replaceRunning(TcpHelper.link(endpoint.port()), log);
         final HelperService s = new HelperService(new PeerPolicy(APP_UID), endpoint, engine, log);
         service = s;
+        final CountDownLatch ready = new CountDownLatch(1);
+        listening = ready;
         final IOException[] failure = new IOException[1];
-        final Object started = new Object();
         Thread t = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -63,25 +81,17 @@ final class FakeHelper {
                 } catch (IOException e) {
                     failure[0] = e;
                     log.log(Log.ERROR, "the fake helper failed: " + e.getMessage(), null);
-                }
-                synchronized (started) {
-                    started.notifyAll();
+                    ready.countDown();
                 }
             }
         }, "vg-fake-helper");
         t.setDaemon(true);
         t.start();
-        // Listening is quick; wait for it so that the port is known.
-        long end = System.nanoTime() + 5000000000L;
-        while (endpoint.port() == 0 && failure[0] == null && System.nanoTime() < end) {
-            synchronized (started) {
-                try {
-                    started.wait(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+        try {
+            if (!ready.await(10, TimeUnit.SECONDS)) throw new IOException("the fake helper did not listen within 10 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
         }
         if (failure[0] != null) throw failure[0];
     }
@@ -110,17 +120,12 @@ final class FakeHelper {
     }
 
     /** The tone and the recorder the helper uses in place of the call's audio. */
-    static final class Engine implements CallAudioEngine, PlayedAudio {
-        private static final int MAX_FRAMES = 60 * 1000 / Protocol.FRAME_MS;
+    static final class Engine implements CallAudioEngine {
         private final ScheduledExecutorService executor;
         private final ToneAudioPort.SourceFactory sources;
         private final boolean stamp;
         private final boolean listenOnly;
-        private final ByteArrayOutputStream recorded = new ByteArrayOutputStream();
-        private final List<double[]> arrivals = new ArrayList<double[]>();
-        private final long epoch = System.nanoTime();
-        private long played;
-        private long audible;
+        private final PlayedAudio played = new PlayedAudio();
         private int captures;
 
         Engine(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly) {
@@ -171,7 +176,7 @@ final class FakeHelper {
             return new Injection() {
                 @Override
                 public void write(byte[] frame) {
-                    record(frame);
+                    played.record(frame);
                 }
 
                 @Override
@@ -180,43 +185,9 @@ final class FakeHelper {
             };
         }
 
-        private synchronized void record(byte[] frame) {
-            played++;
-            boolean loud = false;
-            for (int i = 0; i < frame.length && !loud; i++) loud = frame[i] != 0;
-            if (loud) audible++;
-            if (arrivals.size() < MAX_FRAMES) {
-                recorded.write(frame, 0, frame.length);
-                arrivals.add(new double[] {(System.nanoTime() - epoch) / 1e6, loud ? 1 : 0});
-            }
-        }
-
-        @Override
-        public synchronized long framesPlayed() {
+        /** The recorder in place of the call's uplink. */
+        PlayedAudio played() {
             return played;
-        }
-
-        @Override
-        public synchronized long framesAudible() {
-            return audible;
-        }
-
-        @Override
-        public synchronized byte[] recorded() {
-            return recorded.toByteArray();
-        }
-
-        @Override
-        public synchronized void resetRecorded() {
-            recorded.reset();
-            arrivals.clear();
-            played = 0;
-            audible = 0;
-        }
-
-        /** When each recorded frame arrived (ms on the host's monotonic clock) and whether it was audible. */
-        synchronized List<double[]> arrivals() {
-            return new ArrayList<double[]>(arrivals);
         }
 
         /** How many captures were started (one per call the app asked for). */
@@ -253,7 +224,7 @@ final class FakeHelper {
         }
 
         HelperLink.Connection wrap(final HelperLink.Connection c) {
-            return new HelperLink.Connection() {
+            return new TcpHelper.Forwarding(c) {
                 @Override
                 public InputStream input() throws IOException {
                     return new FilterInputStream(c.input()) {
@@ -286,21 +257,6 @@ final class FakeHelper {
                             if (!frozen()) out.write(b);
                         }
                     };
-                }
-
-                @Override
-                public int peerUid() throws IOException {
-                    return c.peerUid();
-                }
-
-                @Override
-                public void setReadTimeout(int ms) throws IOException {
-                    c.setReadTimeout(ms);
-                }
-
-                @Override
-                public void close() {
-                    c.close();
                 }
             };
         }

@@ -83,13 +83,13 @@ public final class Main {
             helper.start();
             helperPort = new HelperAudioPort(TcpHelper.link(helper.port()), storage, new ThreadClock("vg-helper", log), log, helperConfig);
             audio = helperPort;
-            played = helper.engine();
+            played = helper.engine().played();
         } else {
             tone = new ToneAudioPort(executor, sourceFactory(options), options.stamp);
             helper = null;
             helperPort = null;
             audio = tone;
-            played = tone;
+            played = tone.played();
         }
     }
 

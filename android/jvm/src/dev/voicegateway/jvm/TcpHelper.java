@@ -84,6 +84,40 @@ final class TcpHelper {
         }
     }
 
+    /** A connection that hands every call to another one; tests override what they change. */
+    static class Forwarding implements HelperLink.Connection {
+        final HelperLink.Connection inner;
+
+        Forwarding(HelperLink.Connection inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public InputStream input() throws IOException {
+            return inner.input();
+        }
+
+        @Override
+        public OutputStream output() throws IOException {
+            return inner.output();
+        }
+
+        @Override
+        public int peerUid() throws IOException {
+            return inner.peerUid();
+        }
+
+        @Override
+        public void setReadTimeout(int ms) throws IOException {
+            inner.setReadTimeout(ms);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
     static final class TcpConnection implements HelperLink.Connection {
         private final Socket socket;
         private final int peerUid;

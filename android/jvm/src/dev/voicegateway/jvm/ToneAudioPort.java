@@ -2,7 +2,6 @@ package dev.voicegateway.jvm;
 
 import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.audio.AudioPort;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * (the same samples as the Node simulator's sources), and what the gateway sends into the call is
  * recorded (up to a minute). Frames may carry the Node simulator's stamp (VGS1, sequence, send time).
  */
-public final class ToneAudioPort implements AudioPort, PlayedAudio {
+public final class ToneAudioPort implements AudioPort {
     /** Makes the remote party's audio for one call. */
     public interface Source {
         void fill(byte[] frame);
@@ -25,7 +24,6 @@ public final class ToneAudioPort implements AudioPort, PlayedAudio {
     }
 
     private static final int STAMP_MAGIC = 0x31534756; // "VGS1" read as uint32 LE
-    private static final int MAX_RECORDED = 60 * 1000 / Protocol.FRAME_MS * Protocol.FRAME_BYTES;
 
     private final ScheduledExecutorService executor;
     private final SourceFactory sources;
@@ -35,9 +33,7 @@ public final class ToneAudioPort implements AudioPort, PlayedAudio {
     private volatile boolean canInject = true;
     private ScheduledFuture<?> capture;
     private int sequence;
-    private final ByteArrayOutputStream recorded = new ByteArrayOutputStream();
-    private long framesPlayed;
-    private long framesAudible;
+    private final PlayedAudio played = new PlayedAudio();
 
     public ToneAudioPort(ScheduledExecutorService executor, SourceFactory sources, boolean stamp) {
         this.executor = executor;
@@ -152,34 +148,13 @@ public final class ToneAudioPort implements AudioPort, PlayedAudio {
     }
 
     @Override
-    public synchronized void play(byte[] frame) {
-        framesPlayed++;
-        boolean audible = false;
-        for (int i = 0; i < frame.length && !audible; i++) audible = frame[i] != 0;
-        if (audible) framesAudible++;
-        if (recorded.size() + frame.length <= MAX_RECORDED) recorded.write(frame, 0, frame.length);
+    public void play(byte[] frame) {
+        played.record(frame);
     }
 
-    @Override
-    public synchronized long framesPlayed() {
-        return framesPlayed;
-    }
-
-    @Override
-    public synchronized long framesAudible() {
-        return framesAudible;
-    }
-
-    @Override
-    public synchronized byte[] recorded() {
-        return recorded.toByteArray();
-    }
-
-    @Override
-    public synchronized void resetRecorded() {
-        recorded.reset();
-        framesPlayed = 0;
-        framesAudible = 0;
+    /** What was played into calls, silence included, up to a minute. */
+    PlayedAudio played() {
+        return played;
     }
 
     private static final long EPOCH_MS = System.currentTimeMillis();

@@ -160,17 +160,17 @@ public class HelperBridgeTest {
             assertArrayEquals("sequence of frame " + i, java.util.Arrays.copyOfRange(tone[i], 0, 8), java.util.Arrays.copyOfRange(frames.get(i), 0, 8));
         }
 
-        h.engine().resetRecorded();
+        h.engine().played().reset();
         byte[] speech = new byte[Protocol.FRAME_BYTES];
         for (int i = 0; i < speech.length; i++) speech[i] = (byte) (i % 251 + 1);
         for (int i = 0; i < 5; i++) p.play(speech);
         await("five frames injected", new Callable<Boolean>() {
             @Override
             public Boolean call() {
-                return h.engine().framesPlayed() == 5;
+                return h.engine().played().framesPlayed() == 5;
             }
         });
-        assertArrayEquals(speech, java.util.Arrays.copyOfRange(h.engine().recorded(), 0, 640));
+        assertArrayEquals(speech, java.util.Arrays.copyOfRange(h.engine().played().recorded(), 0, 640));
         assertEquals(5, p.framesInjected());
 
         p.stopCall();
@@ -184,7 +184,7 @@ public class HelperBridgeTest {
         p.play(speech);
         // The helper's STATUS came after its capture stopped: no frame is on its way any more.
         assertEquals(after, heard.frameCount());
-        assertEquals("nothing is injected outside a call", 5, h.engine().framesPlayed());
+        assertEquals("nothing is injected outside a call", 5, h.engine().played().framesPlayed());
         assertEquals(1, h.engine().captures());
     }
 
@@ -207,7 +207,7 @@ public class HelperBridgeTest {
         for (int i = 0; i < 5; i++) p.play(new byte[Protocol.FRAME_BYTES]);
         assertFalse(p.injecting());
         assertEquals("the frames were discarded on the app's side", 0, p.framesInjected());
-        assertEquals(0, h.engine().framesPlayed());
+        assertEquals(0, h.engine().played().framesPlayed());
         assertEquals(null, p.problem());
     }
 
@@ -248,11 +248,9 @@ public class HelperBridgeTest {
         Heard heard = new Heard();
         HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
-        long frozenAt = System.nanoTime();
         h.freeze();
         await("stopped", state(p, Protocol.AUDIO_STOPPED));
-        long tookMs = (System.nanoTime() - frozenAt) / 1000000L;
-        assertTrue("given up after the ping and its deadline, " + tookMs + " ms", tookMs >= 250);
+        // Its connection is still open: the ping's deadline, not the end of the stream, gave it up.
         assertTrue(p.problem(), p.problem().contains("stopped answering"));
     }
 
@@ -263,35 +261,22 @@ public class HelperBridgeTest {
         HelperAudioPort p = port(TcpHelper.link(first.port()), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
 
-        assertTrue("a helper was running", HelperService.replaceRunning(TcpHelper.link(first.port()), Log.NONE));
+        // A second helper on the same port, started as AudioHelper.main starts: it asks the first to hand over.
+        FakeHelper second = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, true), Log.NONE, first.port(), FakeHelper.APP_UID);
+        helpers.add(second);
+        second.start();
         assertFalse("the first one gave up", first.running());
-        final TcpHelper.Endpoint endpoint = new TcpHelper.Endpoint(first.port(), FakeHelper.APP_UID);
-        final FakeHelper.Engine engine = new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, true);
-        final HelperService second = new HelperService(new PeerPolicy(FakeHelper.APP_UID), endpoint, engine, Log.NONE);
-        Thread t = new Thread(new Runnable() {
+        assertTrue(second.running());
+        final HelperAudioPort app = p;
+        await("the app runs with the second helper (listen-only)", new Callable<Boolean>() {
             @Override
-            public void run() {
-                try {
-                    second.run();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
+            public Boolean call() {
+                AudioCapabilities c = app.capabilities();
+                return app.state().equals(Protocol.AUDIO_RUNNING) && c != null && !c.inject;
             }
         });
-        t.start();
-        try {
-            await("the app runs with the second helper (listen-only)", new Callable<Boolean>() {
-                @Override
-                public Boolean call() {
-                    AudioCapabilities c = ports.get(0).capabilities();
-                    return ports.get(0).state().equals(Protocol.AUDIO_RUNNING) && c != null && !c.inject;
-                }
-            });
-        } finally {
-            second.stop("test over");
-            t.join(2000);
-        }
-        assertFalse(HelperService.replaceRunning(TcpHelper.link(endpoint.port()), Log.NONE));
+        second.kill();
+        assertFalse("nothing left to replace", HelperService.replaceRunning(TcpHelper.link(second.port()), Log.NONE));
     }
 
     @Test
@@ -327,62 +312,27 @@ public class HelperBridgeTest {
         }
     }
 
-    private HelperService serve(int peerUid) throws Exception {
-        final TcpHelper.Endpoint endpoint = new TcpHelper.Endpoint(0, peerUid);
-        final HelperService s = new HelperService(new PeerPolicy(FakeHelper.APP_UID), endpoint,
-                new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, false), Log.NONE);
-        Thread t = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    s.run();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        await("listening", new Callable<Boolean>() {
-            @Override
-            public Boolean call() {
-                return endpoint.port() != 0;
-            }
-        });
-        lastPort = endpoint.port();
-        return s;
+    /** A helper whose every peer has {@code peerUid}; returns its port. */
+    private int serve(int peerUid) throws Exception {
+        FakeHelper h = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, false), Log.NONE, 0, peerUid);
+        helpers.add(h);
+        h.start();
+        return h.port();
     }
-
-    private int lastPort;
 
     @Test
     public void theHelperRefusesAnotherAppAndLetsTheShellOnlyStopIt() throws Exception {
-        HelperService stranger = serve(10999);
-        try {
-            HelperMessage refusal = exchange(lastPort, HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
-            assertTrue(refusal.text, refusal.text.contains("uid 10999 may not use the audio helper"));
-        } finally {
-            stranger.stop("test over");
-        }
-        HelperService shell = serve(PeerPolicy.SHELL_UID);
-        try {
-            HelperMessage refusal = exchange(lastPort, HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
-            assertTrue(refusal.text, refusal.text.contains("may not send START_CAPTURE"));
-            assertFalse(shell.isStopping());
-        } finally {
-            shell.stop("test over");
-        }
+        HelperMessage stranger = exchange(serve(10999), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
+        assertTrue(stranger.text, stranger.text.contains("uid 10999 may not use the audio helper"));
+        HelperMessage shell = exchange(serve(PeerPolicy.SHELL_UID), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
+        assertTrue(shell.text, shell.text.contains("may not send START_CAPTURE"));
+        assertTrue("the shell's mistake does not stop the helper", helpers.get(helpers.size() - 1).running());
     }
 
     @Test
     public void aPeerOfAnotherFramingVersionIsToldSo() throws Exception {
-        HelperService s = serve(FakeHelper.APP_UID);
-        try {
-            HelperMessage refusal = exchange(lastPort, HelperMessage.hello(2));
-            assertTrue(refusal.text, refusal.text.contains("version 1 of the framing, not 2"));
-        } finally {
-            s.stop("test over");
-        }
+        HelperMessage refusal = exchange(serve(FakeHelper.APP_UID), HelperMessage.hello(2));
+        assertTrue(refusal.text, refusal.text.contains("version 1 of the framing, not 2"));
     }
 
     @Test
@@ -392,31 +342,10 @@ public class HelperBridgeTest {
         HelperLink impostor = new HelperLink() {
             @Override
             public Connection open() throws IOException {
-                final Connection c = tcp.open();
-                return new Connection() {
-                    @Override
-                    public InputStream input() throws IOException {
-                        return c.input();
-                    }
-
-                    @Override
-                    public OutputStream output() throws IOException {
-                        return c.output();
-                    }
-
+                return new TcpHelper.Forwarding(tcp.open()) {
                     @Override
                     public int peerUid() {
                         return 10555;
-                    }
-
-                    @Override
-                    public void setReadTimeout(int ms) throws IOException {
-                        c.setReadTimeout(ms);
-                    }
-
-                    @Override
-                    public void close() {
-                        c.close();
                     }
                 };
             }

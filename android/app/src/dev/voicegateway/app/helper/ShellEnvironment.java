@@ -26,15 +26,9 @@ final class ShellEnvironment {
         try {
             Class<?> activityThread = Class.forName("android.app.ActivityThread");
             // new ActivityThread(), made the current one and a system thread, as system_server's is.
-            Constructor<?> make = activityThread.getDeclaredConstructor();
-            make.setAccessible(true);
-            Object thread = make.newInstance();
-            Field current = activityThread.getDeclaredField("sCurrentActivityThread");
-            current.setAccessible(true);
-            current.set(null, thread);
-            Field system = activityThread.getDeclaredField("mSystemThread");
-            system.setAccessible(true);
-            system.setBoolean(thread, true);
+            Object thread = make(activityThread);
+            set(activityThread, null, "sCurrentActivityThread", thread);
+            set(activityThread, thread, "mSystemThread", Boolean.TRUE);
             if (Build.VERSION.SDK_INT < 31) bindShellPackage(activityThread, thread, log);
             // ContextImpl getSystemContext() (hidden)
             Method systemContext = activityThread.getDeclaredMethod("getSystemContext");
@@ -53,20 +47,28 @@ final class ShellEnvironment {
     private static void bindShellPackage(Class<?> activityThread, Object thread, Log log) {
         try {
             Class<?> bindData = Class.forName("android.app.ActivityThread$AppBindData");
-            Constructor<?> make = bindData.getDeclaredConstructor();
-            make.setAccessible(true);
-            Object data = make.newInstance();
+            Object data = make(bindData);
             ApplicationInfo info = new ApplicationInfo();
             info.packageName = ShellContext.SHELL_PACKAGE;
-            Field appInfo = bindData.getDeclaredField("appInfo");
-            appInfo.setAccessible(true);
-            appInfo.set(data, info);
-            Field bound = activityThread.getDeclaredField("mBoundApplication");
-            bound.setAccessible(true);
-            bound.set(thread, data);
+            set(bindData, data, "appInfo", info);
+            set(activityThread, thread, "mBoundApplication", data);
         } catch (Throwable e) {
             log.log(Log.WARN, "could not present the helper as " + ShellContext.SHELL_PACKAGE + ": " + e, null);
         }
+    }
+
+    /** A new instance through the class's no-argument constructor, hidden or not. */
+    private static Object make(Class<?> c) throws Exception {
+        Constructor<?> ctor = c.getDeclaredConstructor();
+        ctor.setAccessible(true);
+        return ctor.newInstance();
+    }
+
+    /** Sets a (hidden) field; {@code target} null for a static one. */
+    private static void set(Class<?> c, Object target, String name, Object value) throws Exception {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(target, value);
     }
 
     /**
