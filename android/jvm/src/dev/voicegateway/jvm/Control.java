@@ -5,9 +5,11 @@ import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.PhoneStatus;
 import dev.voicegateway.core.audio.FramePipe;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.json.JSONArray;
 import org.json.JSONException;
 import org.json.JSONObject;
 
@@ -47,7 +49,7 @@ final class Control {
                     while ((line = in.readLine()) != null) {
                         if (!line.trim().isEmpty()) handle(line);
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     // stdin closed: the test harness is gone
                 }
                 main.stop("stdin closed; stopping");
@@ -124,15 +126,15 @@ final class Control {
             h.kill();
             try {
                 h.start();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException("the fake helper cannot listen again: " + e.getMessage());
             }
         } else if (action.equals("shutdown")) main.helperPort.shutdownHelper();
         else if (!action.equals("state")) throw new IllegalArgumentException("unknown helper action " + action);
-        org.json.JSONArray arrivals = new org.json.JSONArray();
+        JSONArray arrivals = new JSONArray();
         for (double[] a : h.engine().played().arrivals()) {
             try {
-                arrivals.put(new org.json.JSONArray().put(a[0]).put(a[1] != 0));
+                arrivals.put(new JSONArray().put(a[0]).put(a[1] != 0));
             } catch (JSONException e) {
                 throw new IllegalStateException(e);
             }

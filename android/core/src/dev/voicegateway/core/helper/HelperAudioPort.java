@@ -99,7 +99,7 @@ public final class HelperAudioPort implements AudioPort {
         });
     }
 
-    /** Asks the helper to exit (the status screen's "Stop the helper"). */
+    /** Asks the helper to exit (SHUTDOWN); it then reads as stopped. */
     public void shutdownHelper() {
         clock.execute(new Runnable() {
             @Override
