@@ -38,7 +38,7 @@ public final class AudioHelper {
             }
         });
         // AudioRecord and AudioTrack hand their events to the Looper of the thread that makes them, or the main one.
-        Looper.prepareMainLooper();
+        if (Looper.getMainLooper() == null) Looper.prepareMainLooper();
         Context context = ShellEnvironment.context(log);
         AndroidCallAudio engine = new AndroidCallAudio(context, log);
         if (HelperService.replaceRunning(LocalSockets.link(), log)) System.out.println("replaced the audio helper that was running");
