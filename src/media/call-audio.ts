@@ -57,6 +57,11 @@ export class CallAudio {
     for (const listener of this.listeners) listener(frame);
   }
 
+  /** The phone is not sending any more (its socket closed, or the call was put on hold): no waiting out the window. */
+  stopStreaming(): void {
+    this.lastFrameAt = -Infinity;
+  }
+
   listen(listener: FrameListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

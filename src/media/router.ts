@@ -35,6 +35,10 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       });
     o.calls.on('audio', (deviceId, frame) => this.byDevice.get(deviceId)?.fromPhone(frame));
     o.calls.on('change', (change) => this.onChange(change));
+    // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
+    o.hub.on('device', (deviceId) => {
+      if (!o.hub.connected(deviceId)) this.byDevice.get(deviceId)?.stopStreaming();
+    });
   }
 
   private readonly clock: FrameClock;
@@ -62,6 +66,9 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       this.unsubscribeClock ??= this.clock.subscribe(this.tick);
       this.o.log.debug({ callId: call.id, deviceId: call.deviceId }, 'call audio started');
       this.emit('started', audio, call);
+    } else if (existing && call.state === 'held') {
+      // A held call's audio stops on the phone (phone-protocol.md section 4).
+      existing.stopStreaming();
     } else if (existing && isFinal(call.state)) {
       this.byCall.delete(call.id);
       if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);

@@ -4,6 +4,24 @@ import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
 
+/**
+ * Extension 1.2 (docs/phone-protocol.md): what the phone's audio helper can do with a call's
+ * audio. `method` is a short name, not an enum, so that a phone with a newer method does not
+ * have its whole health report refused by an older gateway.
+ */
+export const AudioCapabilities = z
+  .object({
+    capture: z.boolean().describe('the phone hears the remote party and sends its voice'),
+    inject: z.boolean().describe('the phone can speak into the call; false: listen only, audio sent to the call is discarded on the phone'),
+    method: z
+      .string()
+      .regex(/^[a-z0-9_]{1,32}$/)
+      .describe('how: call_interception (Android 13+), voice_downlink (Android 11+, listen only), none; simulated for test phones'),
+    sampleRate: z.number().int().min(8000).max(48000).optional().describe('the rate the phone captures at before resampling to 16 kHz; present when capture is true'),
+  })
+  .describe('what the audio helper said it can do the last time it ran');
+export type AudioCapabilities = z.infer<typeof AudioCapabilities>;
+
 export const HealthReport = z.object({
   battery: z.number().int().min(0).max(100).optional(),
   charging: z.boolean().optional(),
@@ -11,6 +29,7 @@ export const HealthReport = z.object({
   signal: z.number().int().min(0).max(4).optional(),
   carrier: z.string().max(100).optional(),
   audio: z.enum(['running', 'stopped', 'pairing_required']).optional(),
+  audioCapabilities: AudioCapabilities.optional(),
   appVersion: z.string().max(50).optional(),
   android: z.string().max(50).optional(),
   model: z.string().max(100).optional(),

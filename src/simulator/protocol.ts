@@ -21,6 +21,8 @@ export interface Health {
   signal: number;
   carrier: string;
   audio: 'running' | 'stopped' | 'pairing_required';
+  /** Extension 1.2: what the audio helper can do; the simulator sends it only when told to. */
+  audioCapabilities?: { capture: boolean; inject: boolean; method: string; sampleRate?: number };
   appVersion: string;
   android: string;
   model: string;

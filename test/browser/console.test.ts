@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { pairingCode } from '../helpers/phones.js';
 import { launchBrowser, screenshot, skipBrowser, watchErrors } from './support.js';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
@@ -299,6 +300,29 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Phones', level: 1 }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+  });
+
+  it('marks a listen-only phone, and says how to start its audio helper again once it stopped', async () => {
+    const moto = new PhoneSimulator({
+      gatewayUrl: g.url,
+      name: 'Moto G',
+      health: { audio: 'running', audioCapabilities: { capture: true, inject: false, method: 'voice_downlink', sampleRate: 48000 } },
+    });
+    phones.push(moto);
+    await moto.pair(await pairingCode(g));
+    await moto.connect();
+    await nav(page, 'Phones');
+    const card = page.locator(`[data-device-id="${moto.deviceId}"]`);
+    await card.getByText('Listen only').waitFor();
+    expect(await card.getByRole('note').count()).toBe(0);
+
+    moto.setHealth({ audio: 'stopped' });
+    const hint = card.getByRole('note');
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain('The audio helper is not running: it stops when the phone restarts.');
+    expect(await hint.textContent()).toContain('Copy the start command');
+    expect(await card.getByText('Listen only').count()).toBe(0);
+    await card.getByText('Stopped').waitFor();
   });
 
   it('left no uncaught errors in the page', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandMessage, PhoneSimulator } from '../../src/simulator/index.js';
-import { callInState, eventually, getCall, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
+import { callInState, eventually, getCall, getDevice, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
 import { agent, closedPort, liveRawCall, placeCall, refusingServer, streamInfo, TONE, type Json, type StreamInfoBody } from './helpers.js';
 
 const t = testScope();
@@ -283,5 +283,26 @@ describe('MediaInfo.streaming', () => {
       { what: 'media.streaming false' },
     );
     expect(after.body.media.path).toBe(`/v1/calls/${call.id}/media`);
+  });
+
+  it('turns false as soon as the call is put on hold or the phone\'s socket drops, while the call goes on', async () => {
+    const g = await t.gateway();
+    const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 }, reconnect: false });
+    const { call } = await placeCall(g, phone);
+    const streaming = async (): Promise<boolean> => (await g.api<{ media: Json }>('GET', `/v1/calls/${call.id}`)).body.media['streaming'] as boolean;
+    await eventually(streaming, (s) => s, { what: 'streaming' });
+
+    // The phone sends no frames while the call is held (phone-protocol.md section 4).
+    expect((await g.api('POST', `/v1/calls/${call.id}/hold`)).status).toBe(202);
+    await callInState(g, call.id, 'held');
+    expect(await streaming()).toBe(false);
+    expect((await g.api('POST', `/v1/calls/${call.id}/unhold`)).status).toBe(202);
+    await callInState(g, call.id, 'active');
+    await eventually(streaming, (s) => s, { what: 'streaming again' });
+
+    phone.dropSocket();
+    await eventually(() => getDevice(g, phone.deviceId!), (d) => !d.connected, { what: 'the phone offline' });
+    expect(await streaming()).toBe(false);
+    expect((await getCall(g, call.id)).state).toBe('active');
   });
 });

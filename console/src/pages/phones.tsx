@@ -99,7 +99,9 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
         </div>
         <div>
           <dt>Audio helper</dt>
-          <dd>{h?.audio ? <Badge tone={h.audio === 'running' ? 'green' : h.audio === 'stopped' ? 'amber' : 'red'}>{AUDIO_LABELS[h.audio]}</Badge> : '—'}</dd>
+          <dd>
+            <AudioHelper health={h} />
+          </dd>
         </div>
         <div>
           <dt>Latency</dt>
@@ -116,6 +118,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
           </dd>
         </div>
       </dl>
+      {h?.audio && h.audio !== 'running' && <HelperHint stopped={h.audio === 'stopped'} />}
       <div className="phone-actions">
         <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">
           Call from this phone
@@ -126,6 +129,39 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
         <ConfirmButton label="Remove" question={`Remove ${device.name}? Its calls stay in the log.`} onConfirm={() => api.removeDevice(device.id).then(onRemoved)} />
       </div>
     </article>
+  );
+}
+
+/** health.audio and, while it runs, what the helper can do (health.audioCapabilities). */
+function AudioHelper({ health }: { health: Device['health'] }) {
+  if (!health?.audio) return <>—</>;
+  const caps = health.audioCapabilities;
+  return (
+    <span className="helper-state">
+      <Badge tone={health.audio === 'running' ? 'green' : health.audio === 'stopped' ? 'amber' : 'red'}>{AUDIO_LABELS[health.audio]}</Badge>
+      {health.audio === 'running' && caps && !caps.capture && (
+        <Badge tone="red" title="This phone's Android cannot capture call audio for the helper">
+          No call audio
+        </Badge>
+      )}
+      {health.audio === 'running' && caps?.capture && !caps.inject && (
+        <Badge tone="amber" title="The gateway hears the caller; audio sent into the call is discarded on the phone">
+          Listen only
+        </Badge>
+      )}
+    </span>
+  );
+}
+
+/** How to start the audio helper, which only a computer with adb can do (docs/android.md). */
+function HelperHint({ stopped }: { stopped: boolean }) {
+  return (
+    <p className="helper-hint small" role="note">
+      {stopped ? 'The audio helper is not running: it stops when the phone restarts. ' : 'The audio helper has not been started on this phone yet. '}
+      Calls work, but their audio does not reach the gateway. To start it, open the Voice Gateway app on the phone, tap{' '}
+      <strong>Copy the start command</strong>, and run that command on a computer connected to the phone with <code>adb</code> (USB, or
+      Wireless debugging after <code>adb pair</code> and <code>adb connect</code>).
+    </p>
   );
 }
 

@@ -1,5 +1,6 @@
 package dev.voicegateway.core;
 
+import dev.voicegateway.core.audio.AudioCapabilities;
 import org.json.JSONException;
 import org.json.JSONObject;
 
@@ -8,7 +9,7 @@ public final class HealthReport {
     private HealthReport() {
     }
 
-    public static JSONObject build(DeviceStatus status, DeviceInfo info, String audio, long nowMillis) {
+    public static JSONObject build(DeviceStatus status, DeviceInfo info, String audio, AudioCapabilities capabilities, long nowMillis) {
         JSONObject h = new JSONObject();
         try {
             Integer battery = status.battery();
@@ -22,6 +23,7 @@ public final class HealthReport {
             String carrier = status.carrier();
             if (carrier != null && !carrier.isEmpty()) h.put("carrier", clip(carrier, 100));
             h.put("audio", audio);
+            if (capabilities != null) h.put("audioCapabilities", capabilities.toJson());
             h.put("appVersion", clip(info.appVersion, 50));
             h.put("android", clip(info.android, 50));
             h.put("model", clip(info.model, 100));

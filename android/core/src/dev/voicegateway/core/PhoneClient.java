@@ -690,7 +690,7 @@ public final class PhoneClient {
         if (!welcomed) return;
         JSONObject msg = new JSONObject();
         try {
-            msg.put("type", "health").put("health", HealthReport.build(deviceStatus, info, audio.state(), clock.now()));
+            msg.put("type", "health").put("health", HealthReport.build(deviceStatus, info, audio.state(), audio.capabilities(), clock.now()));
         } catch (JSONException e) {
             throw new IllegalStateException(e);
         }

@@ -5,9 +5,11 @@ import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.PhoneStatus;
 import dev.voicegateway.core.audio.FramePipe;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.json.JSONArray;
 import org.json.JSONException;
 import org.json.JSONObject;
 
@@ -47,7 +49,7 @@ final class Control {
                     while ((line = in.readLine()) != null) {
                         if (!line.trim().isEmpty()) handle(line);
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     // stdin closed: the test harness is gone
                 }
                 main.stop("stdin closed; stopping");
@@ -91,10 +93,11 @@ final class Control {
         else if (op.equals("dropSocket")) main.client.dropSocket();
         else if (op.equals("networkChanged")) main.client.networkChanged();
         else if (op.equals("status")) result.with("status", status(main.client.status()));
-        else if (op.equals("audioState")) main.audio.setState(req.optString("state"), req.optBoolean("inject", true));
+        else if (op.equals("audioState")) tone().setState(req.optString("state"), req.optBoolean("inject", true));
         else if (op.equals("frames")) result.with("frames", frames());
-        else if (op.equals("recorded")) result.with("audio", Base64.getEncoder().encodeToString(main.audio.recorded()));
-        else if (op.equals("resetRecorded")) main.audio.resetRecorded();
+        else if (op.equals("recorded")) result.with("audio", Base64.getEncoder().encodeToString(main.played.recorded()));
+        else if (op.equals("resetRecorded")) main.played.reset();
+        else if (op.equals("helper")) helper(req.optString("action"), result);
         else if (op.equals("restart")) main.restart();
         else if (op.equals("stop")) main.stop("stopping");
         else throw new IllegalArgumentException("unknown op " + op);
@@ -104,8 +107,41 @@ final class Control {
         FramePipe p = main.client.frames();
         return obj("sent", p.framesSent()).with("dropped", p.framesDropped()).with("received", p.framesReceived())
                 .with("malformed", p.framesMalformed()).with("underruns", p.underruns())
-                .with("played", main.audio.framesPlayed()).with("audible", main.audio.framesAudible())
+                .with("played", main.played.framesPlayed()).with("audible", main.played.framesAudible())
                 .with("streaming", p.isStreaming());
+    }
+
+    private ToneAudioPort tone() {
+        if (main.tone == null) throw new IllegalStateException("the audio goes through the helper (--helper): use op helper");
+        return main.tone;
+    }
+
+    /** The fake helper (--helper): die, freeze, start, shutdown (as the app asks), or state. */
+    private void helper(String action, Obj result) {
+        FakeHelper h = main.helper;
+        if (h == null) throw new IllegalStateException("no fake helper: start with --helper fake");
+        if (action.equals("die")) h.kill();
+        else if (action.equals("freeze")) h.freeze();
+        else if (action.equals("start")) {
+            h.kill();
+            try {
+                h.start();
+            } catch (IOException e) {
+                throw new IllegalStateException("the fake helper cannot listen again: " + e.getMessage());
+            }
+        } else if (action.equals("shutdown")) main.helperPort.shutdownHelper();
+        else if (!action.equals("state")) throw new IllegalArgumentException("unknown helper action " + action);
+        JSONArray arrivals = new JSONArray();
+        for (double[] a : h.engine().played().arrivals()) {
+            try {
+                arrivals.put(new JSONArray().put(a[0]).put(a[1] != 0));
+            } catch (JSONException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        result.with("running", h.running()).with("captures", h.engine().captures()).with("arrivals", arrivals)
+                .with("problem", main.helperPort.problem()).with("note", main.helperPort.note())
+                .with("capturing", main.helperPort.capturing()).with("injecting", main.helperPort.injecting());
     }
 
     private static Obj status(PhoneStatus s) {

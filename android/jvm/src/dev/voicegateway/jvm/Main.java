@@ -12,6 +12,8 @@ import dev.voicegateway.core.PhoneStatus;
 import dev.voicegateway.core.Storage;
 import dev.voicegateway.core.ThreadClock;
 import dev.voicegateway.core.TlsConfig;
+import dev.voicegateway.core.audio.AudioPort;
+import dev.voicegateway.core.helper.HelperAudioPort;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,7 +29,9 @@ import org.json.JSONObject;
 /**
  * `npm run phone:jvm`: the Android app's own core, on the host JVM, playing a phone against any
  * gateway with {@link SimulatedTelephony} and {@link ToneAudioPort} in place of Telecom and the
- * audio helper. With --control it is driven over stdin/stdout by the host tests ({@link Control}).
+ * audio helper; with --helper, the app's real bridge to the audio helper ({@link HelperAudioPort})
+ * talks to a {@link FakeHelper} on the loopback instead. With --control it is driven over
+ * stdin/stdout by the host tests ({@link Control}).
  */
 public final class Main {
     static final DeviceInfo INFO = new DeviceInfo("0.1.0-jvm", "14", "App core on the JVM");
@@ -36,7 +40,13 @@ public final class Main {
     final PrintStream out;
     final ScheduledExecutorService executor;
     final SimulatedTelephony telephony;
-    final ToneAudioPort audio;
+    final AudioPort audio;
+    /** The tone port, or null with --helper. */
+    final ToneAudioPort tone;
+    /** The fake helper and the app's bridge to it, with --helper; else null. */
+    final FakeHelper helper;
+    final HelperAudioPort helperPort;
+    final PlayedAudio played;
     final Storage storage;
     final TlsConfig tls;
     final PhoneClient.Config config;
@@ -59,14 +69,28 @@ public final class Main {
         });
         this.telephony = new SimulatedTelephony(executor);
         telephony.setOutcome(outcome(options.outcome), options.ringMs);
-        this.audio = new ToneAudioPort(executor, sourceFactory(options), options.stamp);
+        HelperAudioPort.Config helperConfig = new HelperAudioPort.Config();
+        this.config = Timings.apply(new PhoneClient.Config(), helperConfig, options.timings);
         File token = options.tokenFile == null ? null : new File(options.tokenFile);
         File state = options.stateDir != null ? new File(options.stateDir)
                 : token != null ? new File(token.getAbsolutePath() + ".state")
                 : Files.createTempDirectory("vg-jvm-phone").toFile();
         this.storage = new JvmStorage(state, token);
         this.tls = Tls.config(options.trust);
-        this.config = Timings.apply(new PhoneClient.Config(), options.timings);
+        if (options.helper != null) {
+            tone = null;
+            helper = new FakeHelper(executor, sourceFactory(options), options.stamp, options.helper.equals("fake-listen-only"), log);
+            helper.start();
+            helperPort = new HelperAudioPort(TcpHelper.link(helper.port()), storage, new ThreadClock("vg-helper", log), log, helperConfig);
+            audio = helperPort;
+            played = helper.engine().played();
+        } else {
+            tone = new ToneAudioPort(executor, sourceFactory(options), options.stamp);
+            helper = null;
+            helperPort = null;
+            audio = tone;
+            played = tone.played();
+        }
     }
 
     public static void main(String[] args) {
@@ -105,6 +129,7 @@ public final class Main {
             return 1;
         }
         client.start();
+        if (helperPort != null) helperPort.start();
         // Ctrl-C or SIGTERM: close the socket properly before the JVM ends (its exit status is then 130 or 143).
         final Thread hook = new Thread(new Runnable() {
             @Override

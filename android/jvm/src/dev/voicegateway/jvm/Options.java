@@ -25,8 +25,11 @@ final class Options {
             + "  --state-dir <dir>     where the outbox and calls are kept (default: beside --token-file, else a temp dir)\n"
             + "  --control             read commands and write events as JSON lines on stdin/stdout (logs go to stderr)\n"
             + "  --stamp               stamp each frame like the Node simulator (VGS1, sequence, send time)\n"
+            + "  --helper <mode>       the call's audio through the audio helper's bridge to a fake helper on the\n"
+            + "                        loopback instead of the tone port: fake, or fake-listen-only\n"
             + "  --trust <pem>         trust this certificate (PEM) for https:// and wss:// besides the JVM's own\n"
-            + "  --timings <list>      health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms\n";
+            + "  --timings <list>      health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms,\n"
+            + "                        helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms\n";
 
     String url;
     String code;
@@ -44,6 +47,7 @@ final class Options {
     boolean stamp;
     String trust;
     String timings;
+    String helper;
 
     static final class UsageError extends Exception {
         UsageError(String message) {
@@ -83,6 +87,7 @@ final class Options {
                 else if (a.equals("--state-dir")) o.stateDir = value;
                 else if (a.equals("--trust")) o.trust = value;
                 else if (a.equals("--timings")) o.timings = value;
+                else if (a.equals("--helper")) o.helper = value;
                 else throw new UsageError("Unknown option '" + a + "'");
             }
         }
@@ -96,6 +101,7 @@ final class Options {
             double f = toneHz(o.tone);
             if (!(f > 0 && f < 8000)) throw new UsageError("--tone must be a frequency between 0 and 8000 Hz, got " + o.tone);
         }
+        if (o.helper != null && !o.helper.matches("fake|fake-listen-only")) throw new UsageError("--helper must be fake or fake-listen-only, got " + o.helper);
         if (!o.outcome.matches("answer|busy|no-answer|failed|manual")) throw new UsageError("--outcome must be one of answer, busy, no-answer, failed");
         if (o.code == null && o.tokenFile == null) throw new UsageError("no credentials: pass --code (and --token-file to keep them)");
         return o;

@@ -1,13 +1,21 @@
 package dev.voicegateway.jvm;
 
 import dev.voicegateway.core.PhoneClient;
+import dev.voicegateway.core.helper.HelperAudioPort;
 
-/** --timings health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms: shorter intervals for tests. */
+/**
+ * --timings health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms and, for the audio
+ * helper's bridge, helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms: shorter intervals for tests.
+ */
 final class Timings {
     private Timings() {
     }
 
     static PhoneClient.Config apply(PhoneClient.Config c, String spec) {
+        return apply(c, new HelperAudioPort.Config(), spec);
+    }
+
+    static PhoneClient.Config apply(PhoneClient.Config c, HelperAudioPort.Config h, String spec) {
         if (spec == null || spec.isEmpty()) return c;
         for (String part : spec.split(",")) {
             String[] kv = part.split("=", 2);
@@ -21,6 +29,10 @@ final class Timings {
             else if (k.equals("probe")) c.probeTimeoutMs = ms;
             else if (k.equals("backoff")) c.backoffInitialMs = ms;
             else if (k.equals("backoffMax")) c.backoffMaxMs = ms;
+            else if (k.equals("helperRetry")) h.retryMs = ms;
+            else if (k.equals("helperPing")) h.pingIntervalMs = ms;
+            else if (k.equals("helperTimeout")) h.pingTimeoutMs = ms;
+            else if (k.equals("helperHello")) h.helloTimeoutMs = ms;
             else throw new IllegalArgumentException("--timings: unknown name " + k);
         }
         return c;

@@ -2,7 +2,6 @@ package dev.voicegateway.jvm;
 
 import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.audio.AudioPort;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,7 +24,6 @@ public final class ToneAudioPort implements AudioPort {
     }
 
     private static final int STAMP_MAGIC = 0x31534756; // "VGS1" read as uint32 LE
-    private static final int MAX_RECORDED = 60 * 1000 / Protocol.FRAME_MS * Protocol.FRAME_BYTES;
 
     private final ScheduledExecutorService executor;
     private final SourceFactory sources;
@@ -35,9 +33,7 @@ public final class ToneAudioPort implements AudioPort {
     private volatile boolean canInject = true;
     private ScheduledFuture<?> capture;
     private int sequence;
-    private final ByteArrayOutputStream recorded = new ByteArrayOutputStream();
-    private long framesPlayed;
-    private long framesAudible;
+    private final PlayedAudio played = new PlayedAudio();
 
     public ToneAudioPort(ScheduledExecutorService executor, SourceFactory sources, boolean stamp) {
         this.executor = executor;
@@ -152,38 +148,20 @@ public final class ToneAudioPort implements AudioPort {
     }
 
     @Override
-    public synchronized void play(byte[] frame) {
-        framesPlayed++;
-        boolean audible = false;
-        for (int i = 0; i < frame.length && !audible; i++) audible = frame[i] != 0;
-        if (audible) framesAudible++;
-        if (recorded.size() + frame.length <= MAX_RECORDED) recorded.write(frame, 0, frame.length);
-    }
-
-    public synchronized long framesPlayed() {
-        return framesPlayed;
-    }
-
-    /** Frames played that were not silence: the gateway's audio, not the jitter buffer's filler. */
-    public synchronized long framesAudible() {
-        return framesAudible;
+    public void play(byte[] frame) {
+        played.record(frame);
     }
 
     /** What was played into calls, silence included, up to a minute. */
-    public synchronized byte[] recorded() {
-        return recorded.toByteArray();
-    }
-
-    public synchronized void resetRecorded() {
-        recorded.reset();
-        framesPlayed = 0;
-        framesAudible = 0;
+    PlayedAudio played() {
+        return played;
     }
 
     private static final long EPOCH_MS = System.currentTimeMillis();
     private static final long EPOCH_NANOS = System.nanoTime();
 
-    private static void writeStamp(byte[] frame, int seq) {
+    /** The Node simulator's stamp (VGS1, sequence, send time) in the first 16 bytes. */
+    static void writeStamp(byte[] frame, int seq) {
         ByteBuffer b = ByteBuffer.wrap(frame).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, STAMP_MAGIC);
         b.putInt(4, seq);

@@ -10,7 +10,7 @@ public interface AudioPort {
         /** One captured frame of the remote party, in real time; any thread. */
         void onCapturedFrame(byte[] frame);
 
-        /** {@link #state()} or {@link #canInject()} changed; any thread. */
+        /** {@link #state()}, {@link #canInject()} or {@link #capabilities()} changed; any thread. */
         void onStateChanged();
     }
 
@@ -21,6 +21,14 @@ public interface AudioPort {
 
     /** False when audio can only be heard from the call, not sent into it (listen-only). */
     boolean canInject();
+
+    /**
+     * health.audioCapabilities: what the helper said it can do the last time it ran, or null when
+     * the phone does not know (no helper ever ran).
+     */
+    default AudioCapabilities capabilities() {
+        return null;
+    }
 
     /** A call became active: start capturing (and injecting, if possible). */
     void startCall();

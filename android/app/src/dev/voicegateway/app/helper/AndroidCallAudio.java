@@ -1,0 +1,255 @@
+package dev.voicegateway.app.helper;
+
+import android.content.Context;
+import android.media.AudioFormat;
+import android.media.AudioManager;
+import android.media.AudioRecord;
+import android.media.AudioTrack;
+import android.media.MediaRecorder;
+import android.os.Build;
+import dev.voicegateway.core.Log;
+import dev.voicegateway.core.Protocol;
+import dev.voicegateway.core.audio.AudioCapabilities;
+import dev.voicegateway.core.audio.FrameAdapter;
+import dev.voicegateway.core.helper.CallAudioEngine;
+import dev.voicegateway.core.helper.CaptureChoice;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * The call's audio on the phone, as the shell: carries out the plan of {@link CaptureChoice}
+ * (the remote party from AudioManager's call-audio interception on Android 13+ where the phone
+ * allows it, else AudioRecord's VOICE_DOWNLINK on Android 11+; injection only through the
+ * interception API). APIs above 23 and the @SystemApi ones are called by reflection, each with
+ * its published signature beside it. None of this has run on a device yet (docs/android.md).
+ */
+final class AndroidCallAudio implements CallAudioEngine {
+    private static final int[] RATES = {8000, 16000, 48000};
+
+    private final Context context;
+    private final Object audioManager;
+    private final CaptureChoice.Plan plan;
+    private final Log log;
+    private volatile AudioCapabilities current;
+    private volatile String note;
+
+    AndroidCallAudio(Context context, Log log) {
+        this.context = context;
+        this.log = log;
+        this.audioManager = audioManager(context, log);
+        int sdk = Build.VERSION.SDK_INT;
+        Boolean interceptable = sdk >= 33 ? isPstnCallAudioInterceptable() : null;
+        this.plan = CaptureChoice.choose(sdk, interceptable, recordRates());
+        this.current = plan.capabilities();
+        this.note = plan.note;
+        log.log(Log.INFO, "Android API " + sdk + ", interceptable=" + interceptable + ", plan " + plan.capture + (plan.inject ? " with injection" : " listen-only"), null);
+    }
+
+    @Override
+    public AudioCapabilities capabilities() {
+        return current;
+    }
+
+    @Override
+    public String note() {
+        return note;
+    }
+
+    @Override
+    public Running startCapture(FrameAdapter.FrameSink sink) throws Exception {
+        if (plan.capture.isEmpty()) throw new Exception(plan.note);
+        StringBuilder failures = new StringBuilder();
+        for (CaptureChoice.Option option : plan.capture) {
+            try {
+                AudioRecord record = open(option);
+                boolean first = option == plan.capture.get(0);
+                current = new AudioCapabilities(true, plan.inject && first, option.method, option.sampleRate);
+                if (!first) note = "The call-audio interception API refused (" + failures + "): listen only.";
+                return new Reader(record, option.sampleRate, sink, log);
+            } catch (Exception e) {
+                if (failures.length() > 0) failures.append("; ");
+                failures.append(option).append(": ").append(describe(e));
+                log.log(Log.WARN, "capture " + option + " failed", e);
+            }
+        }
+        throw new Exception("no capture could start (" + failures + ")");
+    }
+
+    @Override
+    public Injection startInjection() throws Exception {
+        if (!current.inject) throw new Exception("listen only: " + note);
+        // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public android.media.AudioTrack
+        //     getCallUplinkInjectionAudioTrack(@NonNull android.media.AudioFormat)   (API 33, 34/system/api/android.txt)
+        final AudioTrack track = (AudioTrack) call(audioManager, "getCallUplinkInjectionAudioTrack", new Class<?>[] {AudioFormat.class},
+                format(16000, AudioFormat.CHANNEL_OUT_MONO));
+        if (track.getState() != AudioTrack.STATE_INITIALIZED) {
+            track.release();
+            throw new Exception("the injection track did not initialise");
+        }
+        track.play();
+        return new Injection() {
+            @Override
+            public void write(byte[] frame) {
+                // Never blocks: the app paces at 20 ms; a full track drops the frame.
+                track.write(frame, 0, Protocol.FRAME_BYTES, AudioTrack.WRITE_NON_BLOCKING);
+            }
+
+            @Override
+            public void stop() {
+                try {
+                    track.stop();
+                } catch (IllegalStateException e) {
+                    // not playing
+                }
+                track.release();
+            }
+        };
+    }
+
+    private AudioRecord open(CaptureChoice.Option option) throws Exception {
+        final AudioRecord record;
+        if (option.method.equals(AudioCapabilities.CALL_INTERCEPTION)) {
+            // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public android.media.AudioRecord
+            //     getCallDownlinkExtractionAudioRecord(@NonNull android.media.AudioFormat)   (API 33, 34/system/api/android.txt)
+            record = (AudioRecord) call(audioManager, "getCallDownlinkExtractionAudioRecord", new Class<?>[] {AudioFormat.class},
+                    format(option.sampleRate, AudioFormat.CHANNEL_IN_MONO));
+        } else {
+            record = downlinkRecord(option.sampleRate);
+        }
+        if (record.getState() != AudioRecord.STATE_INITIALIZED) {
+            record.release();
+            throw new Exception("AudioRecord did not initialise");
+        }
+        Runnable start = new Runnable() {
+            @Override
+            public void run() {
+                record.startRecording();
+                if (record.getRecordingState() != AudioRecord.RECORDSTATE_RECORDING) throw new IllegalStateException("not recording");
+            }
+        };
+        try {
+            if (Build.VERSION.SDK_INT == 30) ShellEnvironment.inForeground(start, log);
+            else start.run();
+        } catch (RuntimeException e) {
+            record.release();
+            throw e;
+        }
+        return record;
+    }
+
+    private AudioRecord downlinkRecord(int rate) throws Exception {
+        AudioRecord.Builder b = new AudioRecord.Builder()
+                .setAudioSource(MediaRecorder.AudioSource.VOICE_DOWNLINK)
+                .setAudioFormat(format(rate, AudioFormat.CHANNEL_IN_MONO));
+        int min = AudioRecord.getMinBufferSize(rate, AudioFormat.CHANNEL_IN_MONO, AudioFormat.ENCODING_PCM_16BIT);
+        if (min > 0) b.setBufferSizeInBytes(Math.max(min * 4, rate / 5 * 2)); // 200 ms; it does not add delay
+        if (Build.VERSION.SDK_INT >= 31 && context != null) {
+            // public android.media.AudioRecord.Builder setContext(@NonNull android.content.Context)   (API 31, 34/public/api/android.txt)
+            call(b, "setContext", new Class<?>[] {Context.class}, context);
+        }
+        return b.build();
+    }
+
+    private static AudioFormat format(int rate, int channels) {
+        return new AudioFormat.Builder().setEncoding(AudioFormat.ENCODING_PCM_16BIT).setSampleRate(rate).setChannelMask(channels).build();
+    }
+
+    private static int[] recordRates() {
+        int n = 0;
+        int[] offered = new int[RATES.length];
+        for (int rate : RATES) {
+            if (AudioRecord.getMinBufferSize(rate, AudioFormat.CHANNEL_IN_MONO, AudioFormat.ENCODING_PCM_16BIT) > 0) offered[n++] = rate;
+        }
+        return java.util.Arrays.copyOf(offered, n);
+    }
+
+    private Boolean isPstnCallAudioInterceptable() {
+        try {
+            // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public boolean isPstnCallAudioInterceptable()
+            //     (API 33, 34/system/api/android.txt)
+            return (Boolean) call(audioManager, "isPstnCallAudioInterceptable", new Class<?>[0]);
+        } catch (Exception e) {
+            log.log(Log.WARN, "isPstnCallAudioInterceptable() failed: " + describe(e), null);
+            return null;
+        }
+    }
+
+    /**
+     * An AudioManager whose Context is the shell's, through the hidden constructor
+     * AudioManager(Context) (so its calls carry the shell's package); the service's otherwise.
+     */
+    private static Object audioManager(Context context, Log log) {
+        if (context == null) return null;
+        try {
+            Constructor<AudioManager> make = AudioManager.class.getDeclaredConstructor(Context.class);
+            make.setAccessible(true);
+            return make.newInstance(context);
+        } catch (Exception e) {
+            log.log(Log.WARN, "AudioManager(Context) failed (" + e + "); using the system service", null);
+            return context.getSystemService(Context.AUDIO_SERVICE);
+        }
+    }
+
+    private static Object call(Object target, String name, Class<?>[] types, Object... args) throws Exception {
+        if (target == null) throw new Exception("no " + (name.startsWith("set") ? "builder" : "AudioManager") + " for " + name);
+        Method m = target.getClass().getMethod(name, types);
+        try {
+            return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) throw (Exception) cause;
+            throw e;
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    /** Reads the record on a thread of its own and hands 16 kHz frames to the sink. */
+    private static final class Reader implements Running {
+        private final AudioRecord record;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        Reader(final AudioRecord record, int rate, FrameAdapter.FrameSink sink, final Log log) {
+            this.record = record;
+            final FrameAdapter.Capture adapter = new FrameAdapter.Capture(rate, sink);
+            final short[] buffer = new short[rate / 50]; // 20 ms
+            thread = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    android.os.Process.setThreadPriority(android.os.Process.THREAD_PRIORITY_URGENT_AUDIO);
+                    while (running) {
+                        int n = record.read(buffer, 0, buffer.length);
+                        if (n < 0) {
+                            if (running) log.log(Log.WARN, "AudioRecord.read failed with " + n + "; capture ends", null);
+                            return;
+                        }
+                        adapter.write(buffer, 0, n);
+                    }
+                }
+            }, "vg-helper-capture");
+            thread.start();
+        }
+
+        @Override
+        public void stop() {
+            if (!running) return;
+            running = false;
+            try {
+                record.stop();
+            } catch (IllegalStateException e) {
+                // not recording
+            }
+            try {
+                thread.join(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            record.release();
+        }
+    }
+}

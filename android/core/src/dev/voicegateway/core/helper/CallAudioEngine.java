@@ -1,0 +1,36 @@
+package dev.voicegateway.core.helper;
+
+import dev.voicegateway.core.audio.AudioCapabilities;
+import dev.voicegateway.core.audio.FrameAdapter;
+
+/**
+ * Where the helper's audio really comes from and goes to: AudioRecord/AudioTrack on the phone,
+ * a tone and a recorder on the host. Frames are the protocol's (640 bytes, 16 kHz mono s16le).
+ */
+public interface CallAudioEngine {
+    /** What the engine can do now; may change once a call shows which capture really opens. */
+    AudioCapabilities capabilities();
+
+    /** Why it cannot do more, for a person to read; "" when it can do everything. */
+    String note();
+
+    /**
+     * Starts hearing the remote party: every frame goes to {@code sink}, from the engine's own
+     * thread, until {@link Running#stop}. Throws, with a sentence saying why, when it cannot.
+     */
+    Running startCapture(FrameAdapter.FrameSink sink) throws Exception;
+
+    /** Starts speaking into the call; throws, with a sentence saying why, when it cannot. */
+    Injection startInjection() throws Exception;
+
+    /** A capture or an injection under way. */
+    interface Running {
+        /** Stops and lets go of the platform's resources; idempotent. */
+        void stop();
+    }
+
+    interface Injection extends Running {
+        /** One frame toward the remote party; never blocks for long (a full player drops it). */
+        void write(byte[] frame);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.voicegateway.core.helper;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * A byte stream between the app and the audio helper: an abstract-namespace LocalSocket on the
+ * phone, TCP on the host's loopback in the tests. {@link #open} is the connecting side (the app,
+ * or a newly started helper asking the running one to hand over).
+ */
+public interface HelperLink {
+    /** Connects to the helper; throws when none is listening. */
+    Connection open() throws IOException;
+
+    /** One connection, from either end. */
+    interface Connection extends Closeable {
+        InputStream input() throws IOException;
+
+        OutputStream output() throws IOException;
+
+        /** The uid of the process at the other end, or -1 when the transport cannot tell (TCP). */
+        int peerUid() throws IOException;
+
+        /** A read that waits longer than this throws (0: wait for ever). */
+        void setReadTimeout(int ms) throws IOException;
+
+        /** Closes both directions; a thread blocked reading it returns. Never throws. */
+        @Override
+        void close();
+    }
+}

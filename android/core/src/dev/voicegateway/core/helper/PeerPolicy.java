@@ -1,0 +1,52 @@
+package dev.voicegateway.core.helper;
+
+/**
+ * Who may talk to whom over the helper's abstract-namespace socket, by the peer's uid (what
+ * LocalSocket.getPeerCredentials() reports; any app can connect to, or bind, an abstract name, so
+ * the uid is the only thing to trust). Pure.
+ */
+public final class PeerPolicy {
+    /** The shell user that `adb shell` runs as (android.os.Process.SHELL_UID, hidden in the SDK). */
+    public static final int SHELL_UID = 2000;
+    public static final int ROOT_UID = 0;
+
+    /** What a peer of the helper may do. */
+    public enum Role {
+        /** The app: the whole protocol. */
+        APP,
+        /** The shell (or root, after `adb root`): only PING, SHUTDOWN and REPLACE, as a newly started helper does. */
+        ADMIN,
+        REFUSED
+    }
+
+    private final int appUid;
+
+    public PeerPolicy(int appUid) {
+        if (appUid < 10000) throw new IllegalArgumentException("uid " + appUid + " is not an app's (apps have 10000 and above)");
+        this.appUid = appUid;
+    }
+
+    public int appUid() {
+        return appUid;
+    }
+
+    /** The role of a peer connecting to the helper. */
+    public Role roleOf(int peerUid) {
+        // On a phone with several users an app's uid is userId * 100000 + its appId; only this very uid is the app.
+        if (peerUid == appUid) return Role.APP;
+        if (peerUid == SHELL_UID || peerUid == ROOT_UID) return Role.ADMIN;
+        return Role.REFUSED;
+    }
+
+    /** Whether a message of {@code type} from a peer of {@code role} is allowed. */
+    public static boolean allows(Role role, int type) {
+        if (role == Role.APP) return true;
+        if (role == Role.ADMIN) return type == HelperMessage.HELLO || type == HelperMessage.PING || type == HelperMessage.SHUTDOWN || type == HelperMessage.REPLACE;
+        return false;
+    }
+
+    /** The app's check of the other side: only a helper running as the shell (or root) is the helper. */
+    public static boolean isHelper(int peerUid) {
+        return peerUid == SHELL_UID || peerUid == ROOT_UID;
+    }
+}

@@ -1,0 +1,364 @@
+package dev.voicegateway.jvm;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import dev.voicegateway.core.Log;
+import dev.voicegateway.core.MemoryStorage;
+import dev.voicegateway.core.Protocol;
+import dev.voicegateway.core.ThreadClock;
+import dev.voicegateway.core.audio.AudioCapabilities;
+import dev.voicegateway.core.audio.AudioPort;
+import dev.voicegateway.core.helper.HelperAudioPort;
+import dev.voicegateway.core.helper.HelperCodec;
+import dev.voicegateway.core.helper.HelperLink;
+import dev.voicegateway.core.helper.HelperMessage;
+import dev.voicegateway.core.helper.HelperService;
+import dev.voicegateway.core.helper.PeerPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.json.JSONObject;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * The app's side of the audio helper (HelperAudioPort) against the helper's own service
+ * (HelperService) over TCP on the loopback, with the fake helper's tone and recorder as the call:
+ * handshake, capabilities, capture and injection per call, listen-only, death and hangs noticed,
+ * replacement of a running helper, and the uid and version checks.
+ */
+public class HelperBridgeTest {
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    private final List<FakeHelper> helpers = new ArrayList<FakeHelper>();
+    private final List<HelperAudioPort> ports = new ArrayList<HelperAudioPort>();
+    private final MemoryStorage storage = new MemoryStorage();
+
+    @After
+    public void tearDown() {
+        for (HelperAudioPort p : ports) p.close();
+        for (FakeHelper h : helpers) h.kill();
+        executor.shutdownNow();
+    }
+
+    private FakeHelper helper(boolean listenOnly) throws IOException {
+        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE);
+        helpers.add(h);
+        h.start();
+        return h;
+    }
+
+    private static HelperAudioPort.Config fast() {
+        HelperAudioPort.Config c = new HelperAudioPort.Config();
+        c.retryMs = 50;
+        c.pingIntervalMs = 150;
+        c.pingTimeoutMs = 250;
+        c.helloTimeoutMs = 1000;
+        return c;
+    }
+
+    /** The port and what its listener heard. */
+    private static final class Heard implements AudioPort.Listener {
+        final List<byte[]> frames = new ArrayList<byte[]>();
+        int changes;
+
+        @Override
+        public synchronized void onCapturedFrame(byte[] frame) {
+            frames.add(frame);
+        }
+
+        @Override
+        public synchronized void onStateChanged() {
+            changes++;
+        }
+
+        synchronized int frameCount() {
+            return frames.size();
+        }
+    }
+
+    private HelperAudioPort port(HelperLink link, Heard heard) {
+        HelperAudioPort p = new HelperAudioPort(link, storage, new ThreadClock("vg-helper-test", Log.NONE), Log.NONE, fast());
+        p.setListener(heard);
+        ports.add(p);
+        p.start();
+        return p;
+    }
+
+    /** Waits (up to five seconds) until {@code condition} holds, checking every 10 ms. */
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long end = System.nanoTime() + 5000000000L;
+        while (!condition.call()) {
+            if (System.nanoTime() > end) throw new AssertionError("not within 5 s: " + what);
+            Thread.sleep(10);
+        }
+    }
+
+    private static Callable<Boolean> state(final HelperAudioPort p, final String expected) {
+        return new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.state().equals(expected);
+            }
+        };
+    }
+
+    @Test
+    public void needsSettingUpUntilAHelperAnswersThenRunsWithItsCapabilities() throws Exception {
+        FakeHelper h = helper(false);
+        int port = h.port();
+        h.kill();
+        Heard heard = new Heard();
+        HelperAudioPort p = port(TcpHelper.link(port), heard);
+        assertEquals("never seen a helper", Protocol.AUDIO_PAIRING_REQUIRED, p.state());
+        assertEquals(null, p.capabilities());
+
+        h.start();
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        assertEquals(new AudioCapabilities(true, true, AudioCapabilities.SIMULATED, 16000), p.capabilities());
+        assertTrue(p.canInject());
+        assertTrue("the state change was announced", heard.changes > 0);
+        JSONObject remembered = new JSONObject(storage.files.get("audio-helper.json"));
+        assertEquals("simulated", remembered.getJSONObject("capabilities").getString("method"));
+    }
+
+    @Test
+    public void aCallStartsCaptureAndInjectionAndFramesFlowBothWaysUntilItEnds() throws Exception {
+        final FakeHelper h = helper(false);
+        final Heard heard = new Heard();
+        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+
+        p.startCall();
+        await("capturing and injecting", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return heard.frameCount() >= 10 && p.injecting();
+            }
+        });
+        List<byte[]> frames;
+        synchronized (heard) {
+            frames = new ArrayList<byte[]>(heard.frames);
+        }
+        byte[][] tone = new byte[frames.size()][Protocol.FRAME_BYTES];
+        ToneAudioPort.Source source = ToneAudioPort.tone(440, 0.3).newSource();
+        for (int i = 0; i < tone.length; i++) {
+            source.fill(tone[i]);
+            ToneAudioPort.writeStamp(tone[i], i);
+        }
+        for (int i = 0; i < frames.size(); i++) {
+            // Bytes 8-15 of the stamp are the send time; the sequence and the tone must be exact.
+            assertArrayEquals("frame " + i, java.util.Arrays.copyOfRange(tone[i], 16, 640), java.util.Arrays.copyOfRange(frames.get(i), 16, 640));
+            assertArrayEquals("sequence of frame " + i, java.util.Arrays.copyOfRange(tone[i], 0, 8), java.util.Arrays.copyOfRange(frames.get(i), 0, 8));
+        }
+
+        h.engine().played().reset();
+        byte[] speech = new byte[Protocol.FRAME_BYTES];
+        for (int i = 0; i < speech.length; i++) speech[i] = (byte) (i % 251 + 1);
+        for (int i = 0; i < 5; i++) p.play(speech);
+        await("five frames injected", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return h.engine().played().framesPlayed() == 5;
+            }
+        });
+        assertArrayEquals(speech, java.util.Arrays.copyOfRange(h.engine().played().recorded(), 0, 640));
+        assertEquals(5, p.framesInjected());
+
+        p.stopCall();
+        await("capture stopped", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return !p.capturing() && !p.injecting();
+            }
+        });
+        int after = heard.frameCount();
+        p.play(speech);
+        // The helper's STATUS came after its capture stopped: no frame is on its way any more.
+        assertEquals(after, heard.frameCount());
+        assertEquals("nothing is injected outside a call", 5, h.engine().played().framesPlayed());
+        assertEquals(1, h.engine().captures());
+    }
+
+    @Test
+    public void aListenOnlyHelperNeverGetsTheGatewaysFrames() throws Exception {
+        final FakeHelper h = helper(true);
+        final Heard heard = new Heard();
+        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        assertFalse(p.canInject());
+        assertFalse(p.capabilities().inject);
+        assertTrue(p.note().contains("listen-only"));
+        p.startCall();
+        await("capturing", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.capturing() && heard.frameCount() > 3;
+            }
+        });
+        for (int i = 0; i < 5; i++) p.play(new byte[Protocol.FRAME_BYTES]);
+        assertFalse(p.injecting());
+        assertEquals("the frames were discarded on the app's side", 0, p.framesInjected());
+        assertEquals(0, h.engine().played().framesPlayed());
+        assertEquals(null, p.problem());
+    }
+
+    @Test
+    public void aHelperThatDiesIsNoticedAtOnceAndOneStartedAgainPicksUpTheCall() throws Exception {
+        final FakeHelper h = helper(false);
+        final Heard heard = new Heard();
+        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        p.startCall();
+        await("capturing", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.capturing();
+            }
+        });
+        int changes = heard.changes;
+        h.kill();
+        await("stopped", state(p, Protocol.AUDIO_STOPPED));
+        assertTrue(heard.changes > changes);
+        assertFalse(p.canInject());
+        assertTrue(p.problem(), p.problem().contains("stopped"));
+        assertEquals("what it could do is remembered", AudioCapabilities.SIMULATED, p.capabilities().method);
+
+        h.start();
+        await("running again and capturing for the call still wanted", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.state().equals(Protocol.AUDIO_RUNNING) && p.capturing();
+            }
+        });
+        assertEquals(2, h.engine().captures());
+    }
+
+    @Test
+    public void aHelperThatHangsIsGivenUpOnByThePingDeadline() throws Exception {
+        FakeHelper h = helper(false);
+        Heard heard = new Heard();
+        HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        h.freeze();
+        await("stopped", state(p, Protocol.AUDIO_STOPPED));
+        // Its connection is still open: the ping's deadline, not the end of the stream, gave it up.
+        assertTrue(p.problem(), p.problem().contains("stopped answering"));
+    }
+
+    @Test
+    public void aNewlyStartedHelperReplacesTheRunningOneAndTheAppMovesOver() throws Exception {
+        FakeHelper first = helper(false);
+        Heard heard = new Heard();
+        HelperAudioPort p = port(TcpHelper.link(first.port()), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+
+        // A second helper on the same port, started as AudioHelper.main starts: it asks the first to hand over.
+        FakeHelper second = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, true), Log.NONE, first.port(), FakeHelper.APP_UID);
+        helpers.add(second);
+        second.start();
+        assertFalse("the first one gave up", first.running());
+        assertTrue(second.running());
+        final HelperAudioPort app = p;
+        await("the app runs with the second helper (listen-only)", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                AudioCapabilities c = app.capabilities();
+                return app.state().equals(Protocol.AUDIO_RUNNING) && c != null && !c.inject;
+            }
+        });
+        second.kill();
+        assertFalse("nothing left to replace", HelperService.replaceRunning(TcpHelper.link(second.port()), Log.NONE));
+    }
+
+    @Test
+    public void theAppCanAskTheHelperToExit() throws Exception {
+        final FakeHelper h = helper(false);
+        HelperAudioPort p = port(TcpHelper.link(h.port()), new Heard());
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        p.shutdownHelper();
+        await("the helper exited", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return !h.running();
+            }
+        });
+        await("stopped", state(p, Protocol.AUDIO_STOPPED));
+    }
+
+    /** A raw client of the helper, to send what the app never would. */
+    private static HelperMessage exchange(int port, HelperMessage... messages) throws IOException {
+        HelperLink.Connection c = TcpHelper.link(port).open();
+        try {
+            c.setReadTimeout(5000);
+            OutputStream out = c.output();
+            for (HelperMessage m : messages) out.write(HelperCodec.encode(m));
+            out.flush();
+            InputStream in = c.input();
+            while (true) {
+                HelperMessage m = HelperCodec.read(in);
+                if (m.type == HelperMessage.ERROR) return m;
+            }
+        } finally {
+            c.close();
+        }
+    }
+
+    /** A helper whose every peer has {@code peerUid}; returns its port. */
+    private int serve(int peerUid) throws Exception {
+        FakeHelper h = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, false), Log.NONE, 0, peerUid);
+        helpers.add(h);
+        h.start();
+        return h.port();
+    }
+
+    @Test
+    public void theHelperRefusesAnotherAppAndLetsTheShellOnlyStopIt() throws Exception {
+        HelperMessage stranger = exchange(serve(10999), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
+        assertTrue(stranger.text, stranger.text.contains("uid 10999 may not use the audio helper"));
+        HelperMessage shell = exchange(serve(PeerPolicy.SHELL_UID), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
+        assertTrue(shell.text, shell.text.contains("may not send START_CAPTURE"));
+        assertTrue("the shell's mistake does not stop the helper", helpers.get(helpers.size() - 1).running());
+    }
+
+    @Test
+    public void aPeerOfAnotherFramingVersionIsToldSo() throws Exception {
+        HelperMessage refusal = exchange(serve(FakeHelper.APP_UID), HelperMessage.hello(2));
+        assertTrue(refusal.text, refusal.text.contains("version 1 of the framing, not 2"));
+    }
+
+    @Test
+    public void theAppTrustsNoProcessButTheShellOnTheHelpersSocket() throws Exception {
+        final FakeHelper h = helper(false);
+        final HelperLink tcp = TcpHelper.link(h.port());
+        HelperLink impostor = new HelperLink() {
+            @Override
+            public Connection open() throws IOException {
+                return new TcpHelper.Forwarding(tcp.open()) {
+                    @Override
+                    public int peerUid() {
+                        return 10555;
+                    }
+                };
+            }
+        };
+        final HelperAudioPort p = port(impostor, new Heard());
+        await("the impostor was refused", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.problem() != null;
+            }
+        });
+        assertNotNull(p.problem());
+        assertTrue(p.problem(), p.problem().contains("uid 10555"));
+        assertEquals(Protocol.AUDIO_PAIRING_REQUIRED, p.state());
+    }
+}
