@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { javaMissing } from '../../scripts/android/host.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { callInState, eventually, getDevice, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
 import { agent, rampPcm, samples, streamInfo, toneFrames, unstamped, type PeerSocket } from '../streams/helpers.js';
 import { JvmPhone, type JvmPhoneOptions } from './jvm-phone.js';
-
-const missing = javaMissing();
+import { skipAndroid } from './support.js';
 
 /** The bridge's timings for tests: a dead helper is noticed within a second, a new one found within 200 ms. */
 const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500 };
@@ -15,7 +13,7 @@ const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500 };
  * helper over TCP on the loopback (the real framing and the helper's own service; a tone in place
  * of the remote party, a recorder in place of the uplink), against a real gateway and a raw agent.
  */
-describe.skipIf(missing !== null)(`the app's core with a fake audio helper${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
   const t = testScope();
 
   async function helperPhone(g: Parameters<typeof pairingCode>[0], mode = 'fake', options: Partial<JvmPhoneOptions> = {}): Promise<{ phone: JvmPhone; deviceId: string }> {

@@ -5,10 +5,10 @@ import android.content.Context;
 import android.os.Handler;
 import android.os.Looper;
 import dev.voicegateway.app.compat.Notifications;
+import dev.voicegateway.app.helper.HelperPorts;
 import dev.voicegateway.app.platform.AndroidDeviceInfo;
 import dev.voicegateway.app.platform.AndroidDeviceStatus;
 import dev.voicegateway.app.platform.AndroidLog;
-import dev.voicegateway.app.platform.AudioHelperPort;
 import dev.voicegateway.app.service.GatewayService;
 import dev.voicegateway.app.service.NetworkWatcher;
 import dev.voicegateway.app.telecom.TelecomTelephony;
@@ -18,6 +18,7 @@ import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.PhoneStatus;
 import dev.voicegateway.core.ThreadClock;
 import dev.voicegateway.core.TlsConfig;
+import dev.voicegateway.core.helper.HelperAudioPort;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,6 +45,7 @@ public final class VoiceGatewayApp extends Application {
     private Handler main;
     private Log log;
     private TelecomTelephony telephony;
+    private HelperAudioPort audio;
     private PhoneClient client;
     private NetworkWatcher networkWatcher;
     private volatile String problem;
@@ -61,7 +63,8 @@ public final class VoiceGatewayApp extends Application {
         main = new Handler(Looper.getMainLooper());
         log = new AndroidLog();
         telephony = new TelecomTelephony(this, log);
-        client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, new AudioHelperPort(),
+        audio = HelperPorts.create(this, log);
+        client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, audio,
                 new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), new ThreadClock("vg-core", log),
                 TlsConfig.platform(), log);
         client.addObserver(new PhoneClient.Observer() {
@@ -92,6 +95,11 @@ public final class VoiceGatewayApp extends Application {
         return telephony;
     }
 
+    /** The bridge to the call-audio helper (its state, capabilities and start command). */
+    public HelperAudioPort audio() {
+        return audio;
+    }
+
     public boolean isPaired() {
         return client.status().link != PhoneStatus.Link.UNPAIRED;
     }
@@ -103,6 +111,7 @@ public final class VoiceGatewayApp extends Application {
      */
     public void startGateway() {
         client.start();
+        audio.start();
         if (networkWatcher == null) {
             networkWatcher = new NetworkWatcher(this, client, log);
             networkWatcher.start();

@@ -7,7 +7,7 @@ import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.audio.AudioCapabilities;
 import dev.voicegateway.core.helper.HelperAudioPort;
 
-/** The status screen's words for the audio helper (in place of StatusTexts.audio). */
+/** The status screen's words for the audio helper. */
 public final class HelperTexts {
     private HelperTexts() {
     }

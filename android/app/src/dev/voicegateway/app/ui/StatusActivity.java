@@ -17,10 +17,13 @@ import android.text.format.DateFormat;
 import android.view.View;
 import android.widget.Button;
 import android.widget.TextView;
+import android.widget.Toast;
 import dev.voicegateway.app.R;
 import dev.voicegateway.app.VoiceGatewayApp;
 import dev.voicegateway.app.compat.DialerRole;
 import dev.voicegateway.app.compat.Permissions;
+import dev.voicegateway.app.helper.HelperCommand;
+import dev.voicegateway.app.helper.HelperTexts;
 import dev.voicegateway.app.service.GatewayService;
 import dev.voicegateway.core.PhoneStatus;
 import java.util.Date;
@@ -43,7 +46,8 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
             render();
         }
     };
-    private TextView gateway, device, connection, call, audio, outbox, problem;
+    private TextView gateway, device, connection, call, audio, helperCommand, outbox, problem;
+    private Button copyHelperButton;
     private TextView dialerText, callText, notifyText, batteryText;
     private Button dialerButton, callButton, notifyButton, batteryButton;
     private Button pairButton, connectButton, unpairButton;
@@ -59,6 +63,8 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         connection = (TextView) findViewById(R.id.status_connection);
         call = (TextView) findViewById(R.id.status_call);
         audio = (TextView) findViewById(R.id.status_audio);
+        helperCommand = (TextView) findViewById(R.id.status_helper_command);
+        copyHelperButton = (Button) findViewById(R.id.button_copy_helper);
         outbox = (TextView) findViewById(R.id.status_outbox);
         problem = (TextView) findViewById(R.id.status_problem);
         problemBox = findViewById(R.id.status_problem_box);
@@ -103,6 +109,13 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
             @Override
             public void run() {
                 askBatteryExemption();
+            }
+        });
+        onClick(R.id.button_copy_helper, new Runnable() {
+            @Override
+            public void run() {
+                HelperCommand.copy(StatusActivity.this);
+                Toast.makeText(StatusActivity.this, R.string.helper_command_copied, Toast.LENGTH_LONG).show();
             }
         });
         onClick(R.id.button_pair, new Runnable() {
@@ -160,7 +173,11 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         device.setText(s.deviceId != null ? s.deviceId : getString(R.string.none));
         connection.setText(StatusTexts.link(this, s, true));
         call.setText(StatusTexts.call(this, s.call));
-        audio.setText(StatusTexts.audio(this, s.audio));
+        audio.setText(HelperTexts.state(this, s, app.audio()));
+        boolean offer = HelperTexts.offerCommand(s);
+        helperCommand.setVisibility(offer ? View.VISIBLE : View.GONE);
+        copyHelperButton.setVisibility(offer ? View.VISIBLE : View.GONE);
+        if (offer) helperCommand.setText(HelperCommand.text(this));
         outbox.setText(s.outboxSize == 0 ? getString(R.string.outbox_empty) : getResources().getQuantityString(R.plurals.outbox_waiting, s.outboxSize, s.outboxSize));
         VoiceGatewayApp.Problem p = app.problem();
         problemBox.setVisibility(p == null ? View.GONE : View.VISIBLE);

@@ -3,7 +3,6 @@ package dev.voicegateway.app.ui;
 import android.content.Context;
 import dev.voicegateway.app.R;
 import dev.voicegateway.core.PhoneStatus;
-import dev.voicegateway.core.Protocol;
 
 /** The status screen's and the service notification's words for the core's state. */
 public final class StatusTexts {
@@ -22,12 +21,6 @@ public final class StatusTexts {
                 long seconds = Math.max(0, (s.retryAt - System.currentTimeMillis() + 999) / 1000);
                 return c.getString(R.string.link_retrying, seconds);
         }
-    }
-
-    public static String audio(Context c, String state) {
-        if (Protocol.AUDIO_RUNNING.equals(state)) return c.getString(R.string.audio_running);
-        if (Protocol.AUDIO_STOPPED.equals(state)) return c.getString(R.string.audio_stopped);
-        return c.getString(R.string.audio_pairing_required);
     }
 
     public static String call(Context c, PhoneStatus.CallSummary call) {
