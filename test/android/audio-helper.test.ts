@@ -5,8 +5,11 @@ import { agent, rampPcm, samples, streamInfo, toneFrames, unstamped, type PeerSo
 import { JvmPhone, type JvmPhoneOptions } from './jvm-phone.js';
 import { skipAndroid } from './support.js';
 
-/** The bridge's timings for tests: a dead helper is noticed within a second, a new one found within 200 ms. */
-const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500 };
+/**
+ * The bridge's timings for tests: a dead helper is noticed within a second, a new one found within
+ * 200 ms; and a jitter buffer deep enough that a busy machine's stalls drop no frame of the path under test.
+ */
+const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500, jitterMax: 100 };
 
 /**
  * The audio helper's bridge end to end on the host: the app's core on the JVM talks to a fake

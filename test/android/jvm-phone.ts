@@ -19,7 +19,7 @@ export interface JvmPhoneOptions {
   stateDir?: string;
   /** Extra CLI options (`--stamp`, `--outcome busy`, `--trust cert.pem` …). */
   args?: string[];
-  /** Shorter intervals for tests: health, ping, liveness, welcome, probe, backoff, backoffMax. */
+  /** Shorter intervals for tests (health, ping, liveness, welcome, probe, backoff, backoffMax in ms), jitterMax (frames), helper*. */
   timings?: Record<string, number>;
 }
 

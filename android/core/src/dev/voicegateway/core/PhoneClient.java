@@ -36,6 +36,9 @@ public final class PhoneClient {
         public long probeTimeoutMs = 10000;
         public long backoffInitialMs = 1000;
         public long backoffMaxMs = 30000;
+        /** The gateway's frames buffered before play-out starts (40 ms), and at most (160 ms; the oldest is dropped past it). */
+        public int jitterTargetFrames = 2;
+        public int jitterMaxFrames = 8;
         public WebSocketClient.Options socket = new WebSocketClient.Options();
     }
 
@@ -84,7 +87,7 @@ public final class PhoneClient {
             }
         }, log);
         this.dispatcher = new CommandDispatcher(telephony, calls, dtmf, log);
-        this.pipe = new FramePipe(audio, clock);
+        this.pipe = new FramePipe(audio, clock, config.jitterTargetFrames, config.jitterMaxFrames);
         this.link = new GatewayLink(config, clock, tls, log, new LinkEvents());
         this.credentials = loadCredentials();
         this.status = snapshot();

@@ -28,7 +28,7 @@ final class Options {
             + "  --helper <mode>       the call's audio through the audio helper's bridge to a fake helper on the\n"
             + "                        loopback instead of the tone port: fake, or fake-listen-only\n"
             + "  --trust <pem>         trust this certificate (PEM) for https:// and wss:// besides the JVM's own\n"
-            + "  --timings <list>      health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms,\n"
+            + "  --timings <list>      health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms,jitterMax=frames,\n"
             + "                        helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms\n";
 
     String url;

@@ -29,6 +29,7 @@ final class Timings {
             else if (k.equals("probe")) c.probeTimeoutMs = ms;
             else if (k.equals("backoff")) c.backoffInitialMs = ms;
             else if (k.equals("backoffMax")) c.backoffMaxMs = ms;
+            else if (k.equals("jitterMax")) c.jitterMaxFrames = (int) ms;
             else if (k.equals("helperRetry")) h.retryMs = ms;
             else if (k.equals("helperPing")) h.pingIntervalMs = ms;
             else if (k.equals("helperTimeout")) h.pingTimeoutMs = ms;

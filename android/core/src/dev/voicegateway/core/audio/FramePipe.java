@@ -13,15 +13,13 @@ import dev.voicegateway.core.ws.WebSocketClient;
  * arrive on any thread.
  */
 public final class FramePipe {
-    public static final int JITTER_TARGET_FRAMES = 2;
-    public static final int JITTER_MAX_FRAMES = 8;
     /** After a stall longer than this the play-out clock starts over instead of catching up. */
     private static final long MAX_LATE_MS = 100;
     private static final byte[] SILENCE = new byte[Protocol.FRAME_BYTES];
 
     private final AudioPort port;
     private final Clock clock;
-    private final JitterBuffer jitter = new JitterBuffer(JITTER_TARGET_FRAMES, JITTER_MAX_FRAMES);
+    private final JitterBuffer jitter;
     private volatile WebSocketClient target;
     private Clock.Timer ticker;
     private long startedAt;
@@ -32,9 +30,11 @@ public final class FramePipe {
     private long played;
     private long malformed;
 
-    public FramePipe(AudioPort port, Clock clock) {
+    /** @param jitterTargetFrames frames buffered before play-out starts; {@code jitterMaxFrames} its bound */
+    public FramePipe(AudioPort port, Clock clock, int jitterTargetFrames, int jitterMaxFrames) {
         this.port = port;
         this.clock = clock;
+        this.jitter = new JitterBuffer(jitterTargetFrames, jitterMaxFrames);
     }
 
     /** Starts or stops the pipe: it runs exactly while {@code socket} is non-null and {@code callActive}. */
