@@ -46,16 +46,16 @@ export class GatewayMetrics {
     const registers = [this.registry];
     const { callStates, streams, assistant, media, webhooks, hub } = sources;
 
-    gaugeBy(registers, 'voice_gateway_calls', 'Calls in the call log, by state.', 'state', CALL_STATES, () => callStates.snapshot());
-    gaugeBy(registers, 'voice_gateway_agent_streams', 'Agent streams of calls in progress, by status (live: the agent socket is open).', 'status', IN_PROGRESS, () => countOf(streams.statuses()));
-    gaugeBy(registers, 'voice_gateway_assistant_sessions', 'Assistant sessions of calls in progress, by status (live: bridged to the call).', 'status', IN_PROGRESS, () => countOf(assistant.statuses()));
+    labelled('gauge', registers, 'voice_gateway_calls', 'Calls in the call log, by state.', 'state', CALL_STATES, () => callStates.snapshot());
+    labelled('gauge', registers, 'voice_gateway_agent_streams', 'Agent streams of calls in progress, by status (live: the agent socket is open).', 'status', IN_PROGRESS, () => countOf(streams.statuses()));
+    labelled('gauge', registers, 'voice_gateway_assistant_sessions', 'Assistant sessions of calls in progress, by status (live: bridged to the call).', 'status', IN_PROGRESS, () => countOf(assistant.statuses()));
 
     counter(registers, 'voice_gateway_phone_audio_frames_received_total', '20 ms frames of call audio received from phones and taken by their calls.', () => media.framesCounted().fromPhones);
     counter(registers, 'voice_gateway_phone_audio_frames_sent_total', '20 ms frames of call audio sent to phones.', () => media.framesCounted().toPhones);
-    counterBy(registers, 'voice_gateway_audio_frames_dropped_total', 'Call audio the gateway dropped, in 20 ms frames, by reason.', 'reason', AUDIO_DROP_REASONS, () => media.drops.frames());
+    labelled('counter', registers, 'voice_gateway_audio_frames_dropped_total', 'Call audio the gateway dropped, in 20 ms frames, by reason.', 'reason', AUDIO_DROP_REASONS, () => media.drops.frames());
 
-    counterBy(registers, 'voice_gateway_webhook_attempts_total', 'Webhook attempts, by outcome.', 'outcome', ATTEMPT_OUTCOMES, () => webhooks.attemptCounts());
-    gaugeBy(registers, 'voice_gateway_webhook_queue_jobs', 'Webhook jobs not finished, by state (their sum is the queue depth).', 'state', ['due', 'scheduled', 'in_flight'] as const, () => {
+    labelled('counter', registers, 'voice_gateway_webhook_attempts_total', 'Webhook attempts, by outcome.', 'outcome', ATTEMPT_OUTCOMES, () => webhooks.attemptCounts());
+    labelled('gauge', registers, 'voice_gateway_webhook_queue_jobs', 'Webhook jobs not finished, by state (their sum is the queue depth).', 'state', ['due', 'scheduled', 'in_flight'] as const, () => {
       const { due, scheduled, inFlight } = webhooks.queueDepth();
       return { due, scheduled, in_flight: inFlight };
     });
@@ -96,33 +96,32 @@ function countOf<S extends string>(statuses: Iterable<S>): Partial<Record<S, num
 
 type Read<L extends string> = () => Partial<Record<L, number>>;
 
-/** A gauge with one series per label value, all present (0 when the source has none). */
-function gaugeBy<L extends string>(registers: Registry[], name: string, help: string, label: string, values: readonly L[], read: Read<L>): void {
-  new Gauge({
-    name,
-    help,
-    labelNames: [label],
-    registers,
-    collect() {
-      const now = read();
-      for (const value of values) this.set({ [label]: value }, now[value] ?? 0);
-    },
-  });
-}
-
-/** A counter whose total is kept by the domain as a plain integer and copied in when scraped. */
-function counterBy<L extends string>(registers: Registry[], name: string, help: string, label: string, values: readonly L[], read: Read<L>): void {
-  new Counter({
-    name,
-    help,
-    labelNames: [label],
-    registers,
-    collect() {
-      const now = read();
-      this.reset();
-      for (const value of values) this.inc({ [label]: value }, now[value] ?? 0);
-    },
-  });
+/**
+ * A metric with one series per label value, all present (0 when the source has none). A counter's
+ * total is kept by the domain as a plain integer and copied in when scraped.
+ */
+function labelled<L extends string>(type: 'gauge' | 'counter', registers: Registry[], name: string, help: string, label: string, values: readonly L[], read: Read<L>): void {
+  const config = { name, help, labelNames: [label], registers };
+  const each = (write: (labels: Record<string, string>, value: number) => void): void => {
+    const now = read();
+    for (const value of values) write({ [label]: value }, now[value] ?? 0);
+  };
+  if (type === 'gauge') {
+    new Gauge({
+      ...config,
+      collect() {
+        each((labels, value) => this.set(labels, value));
+      },
+    });
+  } else {
+    new Counter({
+      ...config,
+      collect() {
+        this.reset();
+        each((labels, value) => this.inc(labels, value));
+      },
+    });
+  }
 }
 
 function counter(registers: Registry[], name: string, help: string, read: () => number): void {
