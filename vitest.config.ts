@@ -29,6 +29,7 @@ export default defineConfig({
                   'test/assistant/**/*.test.ts',
                   'test/platform/settings.test.ts',
                   'test/platform/api-keys.test.ts',
+                  'test/platform/metrics.test.ts',
                   'test/webhooks/routes.test.ts',
                   'test/webhooks/receivers.test.ts',
                   'test/console/accounts.test.ts',

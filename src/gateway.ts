@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
+import { AudioDrops } from './audio/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
 import { APP_APK_PATH, createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
@@ -10,9 +11,10 @@ import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
-import { CallService } from './calls/index.js';
+import { CallService, CallStateCounts } from './calls/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
+import { GatewayMetrics } from './metrics/index.js';
 import { OutboundPolicy } from './outbound/index.js';
 import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
@@ -88,11 +90,13 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   }
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const devices = new DeviceService(new DevicesRepo(store.db));
+  const audioDrops = new AudioDrops();
   const hub = new PhoneHub({
     devices,
     log,
     ping: { pingIntervalMs: timings.pingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs },
     commandTimeoutMs: timings.commandTimeoutMs,
+    drops: audioDrops,
   });
   const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
   const live = new LiveHub();
@@ -106,8 +110,9 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     timeoutMs: timings.webhookTimeoutMs,
     outbound,
   });
+  const callsRepo = new CallsRepo(store.db);
   const calls = new CallService({
-    repo: new CallsRepo(store.db),
+    repo: callsRepo,
     devices,
     hub,
     webhooks,
@@ -116,7 +121,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     phoneGraceMs: timings.phoneGraceMs,
     reconcileDelayMs: timings.reconcileDelayMs,
   });
-  const media = new MediaRouter({ calls, hub, log });
+  const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
   const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound });
   const assistant = new AssistantService({
     calls,
@@ -142,6 +147,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     autoStreamDelayMs: timings.incomingAutoStreamDelayMs,
     assistant: () => assistant,
   });
+  const callStates = await CallStateCounts.follow(calls, callsRepo);
   await calls.start();
   await webhooks.start();
   const stopLive = publishDomainEvents(live, { calls, hub, devices, log });
@@ -171,6 +177,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     live,
     appApkPath,
     sessionPrincipal: sessionPrincipalResolver(accounts, () => settings.publicUrl()),
+    metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
   };
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });
   const mediaSockets = new MediaSockets({
@@ -222,6 +229,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       clearTimeout(grace);
       await webhooks.stop();
       await store.close();
+      services.metrics.close();
       log.info('gateway stopped');
     })());
 

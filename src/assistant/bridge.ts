@@ -183,7 +183,7 @@ export class AssistantBridge {
     this.source = audio.source(SOURCE_ID, (name) => this.onMark(name));
     this.unlisten = audio.listen((frame) => {
       const pcm = this.up.process(frame);
-      client.appendAudio(pcm);
+      return client.appendAudio(pcm);
     });
     this.setStatus('live');
     client.createResponse();

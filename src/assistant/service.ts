@@ -143,6 +143,11 @@ export class AssistantService implements IncomingAssistant {
     return info.status !== 'error';
   }
 
+  /** The status of every assistant session it holds: those of calls in progress, and final ones kept a while after. */
+  *statuses(): Generator<AssistantStatus> {
+    for (const state of this.states.values()) yield state.status;
+  }
+
   close(): void {
     for (const state of this.states.values()) state.bridge?.stop();
   }

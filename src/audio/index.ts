@@ -3,3 +3,4 @@ export { decodeMulawSample, encodeMulawSample, MulawUpsampler, pcm16kToMulaw8k }
 export { Resampler, type ResamplerOptions } from './resample.js';
 export { PlayoutBuffer, type MarkListener } from './playout.js';
 export { FrameClock, type FrameClockOptions, type TickListener } from './clock.js';
+export { AUDIO_DROP_REASONS, AudioDrops, type AudioDropReason } from './drops.js';

@@ -3,3 +3,4 @@ export { presentCall, mediaPath, type Call, type CallEvent, type MediaInfo, type
 export { CALL_STATES, CALL_ACTIONS, DIRECTIONS, EVENT_NAMES, isFinal, actionRefusal, applyEvent, type CallState, type CallAction, type EventName, type Direction } from './state.js';
 export { CreationClock, normalizeTimestamp } from './created-at.js';
 export { EndedCallRetention } from './retention.js';
+export { CallStateCounts } from './state-counts.js';

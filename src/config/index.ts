@@ -55,6 +55,10 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
     .optional(),
   HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{16,}$/, 'must be at least 16 characters, each a letter, a digit or one of - . _ ~ + / = (it is sent as a Bearer token)')
+    .optional(),
   PUBLIC_URL: httpUrl.optional(),
   WEBHOOK_URL: httpUrl.optional(),
   DOCS_URL: httpUrl.optional(),
@@ -99,6 +103,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   gatewayApiKey: string | undefined;
+  /** A Bearer token that opens GET /metrics only (for a scraper), beside the API keys. */
+  metricsToken: string | undefined;
   publicUrl: string | undefined;
   webhookUrl: string | undefined;
   docsUrl: string | undefined;
@@ -145,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const variable = String(issue?.path[0] ?? 'environment');
     const value = input[variable];
     // Never echo a secret, nor a URL that may carry a password.
-    const hidden = /KEY|SECRET|PASSWORD/.test(variable) || (/_URL$/.test(variable) && value?.includes('@'));
+    const hidden = /KEY|SECRET|PASSWORD|TOKEN/.test(variable) || (/_URL$/.test(variable) && value?.includes('@'));
     const shown = value !== undefined && !hidden ? ` (got "${value}")` : '';
     throw new ConfigError(variable, `${issue?.message ?? 'invalid'}${shown}`);
   }
@@ -159,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
+    metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL,
     webhookUrl: e.WEBHOOK_URL,
     docsUrl: e.DOCS_URL,

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { GatewayError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import { requireCredential } from './auth.js';
+import { requireCredential, requireMetricsCredential } from './auth.js';
 import { mountConsole } from './console-static.js';
 import { mountDocsPage } from './docs-page.js';
 import { errorResponse, handleError, validationError } from './errors.js';
@@ -73,11 +73,13 @@ export function createHttpApp(services: HttpServices): GatewayApp {
   );
   app.use('*', emptyJsonBodyIsEmptyObject);
   app.use('/v1/*', requireCredential(services));
+  app.use('/metrics', requireMetricsCredential(services));
 
   registerRoutes(app, services);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'metricsToken', { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for a scraper: opens GET /metrics only' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'deviceToken', { type: 'http', scheme: 'bearer', description: 'A phone\'s device token from POST /v1/phone/pair' });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

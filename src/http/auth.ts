@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { credentialFrom, unauthorized } from '../auth/index.js';
+import { credentialFrom, secretsEqual, unauthorized } from '../auth/index.js';
 import type { AppEnv, HttpServices } from './services.js';
 
 /** `/v1` paths that carry their own credential or none (pairing codes, console sign-in). */
@@ -23,5 +23,16 @@ export function requireCredential(services: HttpServices): MiddlewareHandler<App
       }
     }
     throw unauthorized();
+  };
+}
+
+/** `/metrics`: the METRICS_TOKEN (a scraper's Bearer token, which opens nothing else) or any credential of `/v1`. */
+export function requireMetricsCredential(services: HttpServices): MiddlewareHandler<AppEnv> {
+  const v1 = requireCredential(services);
+  return async (c, next) => {
+    const token = services.config.metricsToken;
+    const presented = credentialFrom(c.req.raw.headers);
+    if (token !== undefined && presented !== null && secretsEqual(presented, token)) return next();
+    return v1(c, next);
   };
 }

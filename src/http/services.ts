@@ -4,6 +4,7 @@ import type { ApiKeyService, Principal } from '../auth/index.js';
 import type { CallService } from '../calls/index.js';
 import type { Config } from '../config/index.js';
 import type { LiveHub } from '../live/index.js';
+import type { GatewayMetrics } from '../metrics/index.js';
 import type { Logger } from '../log.js';
 import type { DeviceService, FailureLimiter, PhoneHub } from '../phones/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -33,6 +34,8 @@ export interface HttpServices {
   accounts: AccountService;
   /** The console's live channel: publish a LiveMessage to every open console. */
   live: LiveHub;
+  /** GET /metrics: this gateway's metrics in the Prometheus text format. */
+  metrics: GatewayMetrics;
   /** The Android app's APK, served at /app/voice-gateway.apk once `npm run build:android` made it. */
   appApkPath: string;
   /**

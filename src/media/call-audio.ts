@@ -1,6 +1,7 @@
-import { BYTES_PER_SAMPLE, FRAME_BYTES, PlayoutBuffer, SAMPLE_RATE } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, FRAME_BYTES, PlayoutBuffer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
 
-export type FrameListener = (frame: Buffer) => void;
+/** Hears each frame of the remote party; returns false when it could not pass the frame on (its socket is gone). */
+export type FrameListener = (frame: Buffer) => boolean | void;
 export type MarkPlayed = (name: string) => void;
 
 /** Phone frames older than this mean the phone is no longer sending audio. */
@@ -44,6 +45,7 @@ export class CallAudio {
     readonly callId: string,
     readonly deviceId: string,
     private readonly sendToPhone: (frame: Buffer) => boolean,
+    private readonly drops: AudioDrops,
   ) {}
 
   get streaming(): boolean {
@@ -54,7 +56,7 @@ export class CallAudio {
   fromPhone(frame: Buffer): void {
     this.lastFrameAt = performance.now();
     this.framesIn += 1;
-    for (const listener of this.listeners) listener(frame);
+    for (const listener of this.listeners) if (listener(frame) === false) this.drops.consumerGone += 1;
   }
 
   /** The phone is not sending any more (its socket closed, or the call was put on hold): no waiting out the window. */
@@ -74,6 +76,7 @@ export class CallAudio {
     return {
       push: (pcm) => {
         if (this.playout.pendingBytes(id) + pcm.length > MAX_QUEUED_BYTES) {
+          this.drops.queueFullBytes += pcm.length;
           if (!overflowed) onOverflow?.();
           overflowed = true;
           return;
@@ -93,6 +96,8 @@ export class CallAudio {
   /** One clock tick: the next mixed frame goes to the phone; nothing is sent while idle. */
   tick(): void {
     const frame = this.playout.nextFrame();
-    if (frame && frame.length === FRAME_BYTES && this.sendToPhone(frame)) this.framesOut += 1;
+    if (!frame || frame.length !== FRAME_BYTES) return;
+    if (this.sendToPhone(frame)) this.framesOut += 1;
+    else this.drops.phoneGone += 1;
   }
 }

@@ -73,7 +73,9 @@ export class MediaSockets {
 
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
-        source?.push(data as Buffer);
+        // Before the call is answered nothing plays what the client sends.
+        if (source) source.push(data as Buffer);
+        else media.drops.noCallBytes += (data as Buffer).length;
         return;
       }
       let message: unknown;

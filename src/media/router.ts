@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { FRAME_MS, FrameClock } from '../audio/index.js';
+import { FRAME_MS, FrameClock, type AudioDrops } from '../audio/index.js';
 import type { Call, CallChange, CallService } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
 import type { Logger } from '../log.js';
@@ -18,9 +18,11 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   private unsubscribeClock: (() => void) | undefined;
   private readonly phaseOf = new WeakMap<CallAudio, number>();
   private nextPhase = 0;
+  /** Frames of the calls whose audio has ended; the live calls' own counts are added when read. */
+  private readonly endedFrames = { in: 0, out: 0 };
 
   constructor(
-    private readonly o: { calls: CallService; hub: PhoneHub; log: Logger; clock?: FrameClock },
+    private readonly o: { calls: CallService; hub: PhoneHub; log: Logger; drops: AudioDrops; clock?: FrameClock },
   ) {
     super();
     // The clock ticks PHASES times per frame and each call plays on one of those phases, so the
@@ -33,7 +35,11 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
         burst: 5 * PHASES,
         onError: (err) => o.log.error({ err }, 'play-out tick failed'),
       });
-    o.calls.on('audio', (deviceId, frame) => this.byDevice.get(deviceId)?.fromPhone(frame));
+    o.calls.on('audio', (deviceId, frame) => {
+      const audio = this.byDevice.get(deviceId);
+      if (audio) audio.fromPhone(frame);
+      else o.drops.noCallFrames += 1;
+    });
     o.calls.on('change', (change) => this.onChange(change));
     // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
     o.hub.on('device', (deviceId) => {
@@ -55,10 +61,29 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     return this.byCall.size;
   }
 
+  /** Where audio that is dropped is counted (media clients count theirs here too). */
+  get drops(): AudioDrops {
+    return this.o.drops;
+  }
+
+  /**
+   * Frames received from phones and taken by their calls, and frames sent to phones, since the
+   * gateway started. Read at scrape time from the calls' own counters, so the audio path pays nothing.
+   */
+  framesCounted(): { fromPhones: number; toPhones: number } {
+    let fromPhones = this.endedFrames.in;
+    let toPhones = this.endedFrames.out;
+    for (const audio of this.byCall.values()) {
+      fromPhones += audio.framesIn;
+      toPhones += audio.framesOut;
+    }
+    return { fromPhones, toPhones };
+  }
+
   private onChange({ call }: CallChange): void {
     const existing = this.byCall.get(call.id);
     if ((call.state === 'active' || call.state === 'held') && !existing) {
-      const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame));
+      const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame), this.o.drops);
       this.phaseOf.set(audio, this.nextPhase);
       this.nextPhase = (this.nextPhase + 1) % PHASES;
       this.byCall.set(call.id, audio);
@@ -71,6 +96,8 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       existing.stopStreaming();
     } else if (existing && isFinal(call.state)) {
       this.byCall.delete(call.id);
+      this.endedFrames.in += existing.framesIn;
+      this.endedFrames.out += existing.framesOut;
       if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);
       if (this.byCall.size === 0) {
         this.unsubscribeClock?.();

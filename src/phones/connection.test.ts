@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { AudioDrops } from '../audio/index.js';
 import { PhoneConnection } from './connection.js';
 
 const cleanups: Array<() => void> = [];
@@ -39,6 +40,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
       onSeen: () => undefined,
     },
     { pingIntervalMs: 60_000, pongTimeoutMs: 10_000 },
+    new AudioDrops(),
   );
   const allApplied = (count: number): Promise<void> =>
     applied.length >= count ? Promise.resolve() : new Promise((resolve) => (waiting = { count, resolve }));

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
+import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
 import { Heartbeat, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
@@ -9,6 +10,8 @@ export interface ConnectionHandlers {
   onAudio(frame: Buffer): void;
   onClose(code: number): void;
   onSeen(): void;
+  /** A pong came back: the round trip of the ping. */
+  onLatency?(rttMs: number): void;
 }
 
 export type AckResult = { ok: boolean; error?: { code: string; message?: string | undefined } | undefined } | 'timeout' | 'closed';
@@ -49,6 +52,7 @@ export class PhoneConnection {
     private readonly log: Logger,
     private readonly handlers: ConnectionHandlers,
     ping: PingTimings,
+    private readonly drops: AudioDrops,
   ) {
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     // A phone may ping too (to notice a gateway that is gone); its pings show it is there.
@@ -61,6 +65,7 @@ export class PhoneConnection {
       onPong: (rtt) => {
         this.latencyMs = Math.round(rtt);
         this.seen();
+        handlers.onLatency?.(rtt);
       },
       onMissed: () => {
         log.warn({ deviceId, pongTimeoutMs: ping.pongTimeoutMs }, 'phone did not answer a ping in time; dropping it');
@@ -172,6 +177,7 @@ export class PhoneConnection {
   /** Audio must come in 20 ms frames: anything else is dropped, counted, and reported once per socket. */
   private badFrame(bytes: number): void {
     this.badFrames += 1;
+    this.drops.wrongSize += 1;
     if (this.badFrames > 1) return;
     const message = `Binary frames must be exactly ${FRAME_BYTES} bytes (20 ms of 16 kHz mono s16le); got ${bytes}. Frames of another size are dropped and counted; this is said once per connection`;
     this.log.warn({ deviceId: this.deviceId, bytes }, 'phone sent an audio frame of the wrong size; dropping such frames');

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { AudioDrops } from '../audio/drops.js';
 import { credentialFrom } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -26,12 +27,14 @@ export interface PhoneHubOptions {
   /** The spec's 20 s ping; a pong later than `pongTimeoutMs` drops the phone. */
   ping: PingTimings;
   commandTimeoutMs: number;
+  /** Where phone audio that is dropped (frames of the wrong size) is counted. */
+  drops: AudioDrops;
 }
 
 const SEEN_PERSIST_INTERVAL_MS = 10_000;
 
 /** Keeps the one socket of each connected phone and carries commands, events and audio over it. */
-export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> implements LiveDeviceState {
+export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency: [deviceId: string, rttMs: number] }> implements LiveDeviceState {
   private readonly connections = new Map<string, PhoneConnection>();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private sink: PhoneEventSink | undefined;
@@ -58,6 +61,12 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
   connectedIds(): string[] {
     return [...this.connections.keys()];
   }
+  /** Phones whose socket is open now. */
+  connectedCount(): number {
+    let open = 0;
+    for (const connection of this.connections.values()) if (connection.open) open += 1;
+    return open;
+  }
 
   /** The upgrade of `GET /v1/phone`: the device token is checked before the socket exists. */
   handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
@@ -83,6 +92,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
         onMessage: (message) => this.handle(connection, message),
         onAudio: (frame) => this.sink?.onAudio(deviceId, frame),
         onSeen: () => this.persistSeen(connection, false),
+        onLatency: (rttMs) => this.emit('latency', deviceId, rttMs),
         onClose: (code) => {
           const { badFrames, pauses } = connection;
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
@@ -95,6 +105,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string] }> imple
         },
       },
       this.options.ping,
+      this.options.drops,
     );
     this.connections.set(deviceId, connection);
     log.info({ deviceId }, 'phone connected');

@@ -63,6 +63,13 @@ export class CallsRepo {
     return q.orderBy('created_at', 'desc').limit(query.limit).execute();
   }
 
+  /** How many calls the log holds in each state: one grouped pass over the table. */
+  async countByState(): Promise<Map<string, number>> {
+    const rows = await this.db.selectFrom('calls').select(['state', (eb) => eb.fn.countAll().as('count')]).groupBy('state').execute();
+    // PostgreSQL returns count(*) as a bigint, which its driver hands over as text.
+    return new Map(rows.map((r) => [r.state, Number(r.count)]));
+  }
+
   latestCreatedAt(): Promise<string | undefined> {
     return this.db
       .selectFrom('calls')

@@ -117,9 +117,11 @@ export class AgentStream {
     }
   }
 
-  private toAgent(frame: Buffer): void {
-    if (this.vendor) this.peer?.send(JSON.stringify(this.vendor.media(pcm16kToMulaw8k(frame))));
-    else this.peer?.send(frame);
+  /** False when the frame was not sent (the agent was cut off, or its socket is closing). */
+  private toAgent(frame: Buffer): boolean {
+    const peer = this.peer;
+    if (!peer) return false;
+    return peer.send(this.vendor ? JSON.stringify(this.vendor.media(pcm16kToMulaw8k(frame))) : frame);
   }
 
   private markPlayed(name: string): void {

@@ -88,6 +88,11 @@ export class StreamManager {
     this.o.log.info({ callId, deviceId: call.deviceId }, 'stream detached');
   }
 
+  /** The status of every stream it holds: those of calls in progress, and final ones kept a while after. */
+  *statuses(): Generator<StreamStatus> {
+    for (const state of this.states.values()) yield state.status;
+  }
+
   /** Digits the phone reported on a call, for vendor agents. */
   dtmf(callId: string, digits: string): void {
     this.states.get(callId)?.agent?.dtmf(digits);

@@ -7,7 +7,7 @@ import type { Db } from '../store/database.js';
 import { WebhooksRepo, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
 import { AttemptRecorder } from './recorder.js';
-import { WebhookSender, type PostOutcome } from './sender.js';
+import { ATTEMPT_OUTCOMES, WebhookSender, type AttemptOutcome, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
 
 /** The body POSTed for every call event (contract.md, Webhooks). */
@@ -118,6 +118,8 @@ export class WebhookDispatcher {
   private readonly recorder: AttemptRecorder;
   /** Bytes of the bodies the queue holds (see MAX_CACHED_BYTES). */
   private cachedBytes = 0;
+  /** Attempts made since the gateway started, by how they ended (/metrics). */
+  private readonly attempts = Object.fromEntries(ATTEMPT_OUTCOMES.map((o) => [o, 0])) as Record<AttemptOutcome, number>;
 
   private state: Lifecycle = 'stopped';
   private starting: Promise<void> | undefined;
@@ -235,6 +237,16 @@ export class WebhookDispatcher {
     this.state = 'stopped';
   }
 
+  attemptCounts(): Record<AttemptOutcome, number> {
+    return { ...this.attempts };
+  }
+
+  /** The jobs not finished: due and waiting for a slot, scheduled for later (mostly retries), in flight. */
+  queueDepth(): { due: number; scheduled: number; inFlight: number } {
+    const { size, scheduled, inFlight } = this.queue;
+    return { due: size - scheduled - inFlight, scheduled, inFlight };
+  }
+
   async listDeliveries(options: { callId?: string | undefined; limit: number }): Promise<WebhookDelivery[]> {
     return (await this.repo.listDeliveries(options)).map(toWebhookDelivery);
   }
@@ -301,6 +313,7 @@ export class WebhookDispatcher {
       log.info('webhook attempt interrupted by shutdown; it is sent again after the restart');
       return null;
     }
+    this.attempts[outcome.outcome] += 1;
     const durationMs = Math.round(performance.now() - started);
     const last = job.attempt >= this.maxAttempts;
     const retryAt = outcome.ok || last ? null : this.now() + (this.retryDelaysMs[job.attempt - 1] ?? 0);
@@ -344,7 +357,7 @@ export class WebhookDispatcher {
     try {
       headers = webhookHeaders({ secret: this.secret(), id: job.eventId, timestamp: Math.floor(startedMs / 1000), body: job.body });
     } catch (err) {
-      return Promise.resolve({ ok: false, statusCode: null, error: `cannot sign: ${(err as Error).message}` });
+      return Promise.resolve({ outcome: 'refused', ok: false, statusCode: null, error: `cannot sign: ${(err as Error).message}` });
     }
     if (!this.sender) return Promise.resolve('interrupted');
     return this.sender.post(job.url, headers, job.body, this.abort.signal);

@@ -7,4 +7,5 @@ export {
   type WebhookDispatcherOptions,
   type WebhookJobInput,
 } from './dispatcher.js';
+export { ATTEMPT_OUTCOMES, type AttemptOutcome } from './sender.js';
 export { signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignInput, type WebhookHeaders } from './signing.js';

@@ -85,6 +85,11 @@ export class DeliveryQueue {
     return this.flying;
   }
 
+  /** Jobs not yet due (waiting for their time, mostly retries). */
+  get scheduled(): number {
+    return this.later.length;
+  }
+
   has(id: number): boolean {
     return this.entries.has(id);
   }

@@ -4,7 +4,15 @@ import type { OutboundPolicy } from '../outbound/index.js';
 import { withoutCredentials } from '../outbound/url.js';
 import type { WebhookHeaders } from './signing.js';
 
-export type PostOutcome = { ok: boolean; statusCode: number | null; error: string | null } | 'interrupted';
+/**
+ * How an attempt ended, for /metrics: delivered (`ok`), answered with another status (`http_error`),
+ * no answer in time (`timeout`), not sent because the gateway refused the address or the URL
+ * (`refused`), or the connection failed (`network_error`).
+ */
+export const ATTEMPT_OUTCOMES = ['ok', 'http_error', 'timeout', 'refused', 'network_error'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+export type PostOutcome = { outcome: AttemptOutcome; ok: boolean; statusCode: number | null; error: string | null } | 'interrupted';
 
 /** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -29,21 +37,21 @@ export class WebhookSender {
 
   /** `stop` interrupts the attempt: it then counts as not made. */
   post(url: string, headers: WebhookHeaders, body: string, stop: AbortSignal): Promise<PostOutcome> {
-    const failed = (error: string): PostOutcome => ({ ok: false, statusCode: null, error });
+    const failed = (error: string, outcome: AttemptOutcome): PostOutcome => ({ outcome, ok: false, statusCode: null, error });
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      return Promise.resolve(failed('invalid URL'));
+      return Promise.resolve(failed('invalid URL', 'refused'));
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.resolve(failed(`unsupported protocol ${target.protocol}`));
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.resolve(failed(`unsupported protocol ${target.protocol}`, 'refused'));
     // Only rows stored before such URLs were refused at the API can carry one; never send it.
-    if (!withoutCredentials(url)) return Promise.resolve(failed('the URL has a user name or password, which the gateway does not send'));
+    if (!withoutCredentials(url)) return Promise.resolve(failed('the URL has a user name or password, which the gateway does not send', 'refused'));
     let lookup;
     try {
       ({ lookup } = this.o.outbound.socketOptions(target));
     } catch (err) {
-      return Promise.resolve(failed((err as Error).message));
+      return Promise.resolve(failed((err as Error).message, 'refused'));
     }
     if (stop.aborted) return Promise.resolve('interrupted');
 
@@ -66,7 +74,7 @@ export class WebhookSender {
       // Set once the answer's head is in: a body that stalls after it does not undo the status.
       let answered: PostOutcome | undefined;
       const timer = setTimeout(() => {
-        settle(answered ?? failed(`timeout after ${this.o.timeoutMs} ms`));
+        settle(answered ?? failed(`timeout after ${this.o.timeoutMs} ms`, 'timeout'));
         req.destroy();
       }, this.o.timeoutMs);
       const onStop = (): void => {
@@ -74,12 +82,12 @@ export class WebhookSender {
         req.destroy();
       };
       stop.addEventListener('abort', onStop, { once: true });
-      req.on('error', (err) => settle(failed(errorText(err))));
+      req.on('error', (err: Error & { code?: string }) => settle(failed(errorText(err), err.code === 'OUTBOUND_REFUSED' ? 'refused' : 'network_error')));
       // Redirects are not followed: the receiver is the URL that was configured.
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        const outcome: PostOutcome = { ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
+        const outcome: PostOutcome = { outcome: ok ? 'ok' : 'http_error', ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
         answered = outcome;
         // The answer's body does not decide the attempt, its status does; it is read so the
         // connection can be reused, and a long one is cut.

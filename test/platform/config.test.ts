@@ -41,6 +41,7 @@ describe('configuration from the environment', () => {
       DATA_DIR: '/var/lib/voice',
       DATABASE_URL: 'postgres://u:p@db:5432/voice',
       HTTP_GATEWAY_API_KEY: 'an-environment-key-of-some-length',
+      METRICS_TOKEN: 'a-scraper-token.0123456789~+/=',
       PUBLIC_URL: 'https://gw.example',
       WEBHOOK_URL: 'https://hooks.example/in',
       DOCS_URL: 'https://docs.example',
@@ -65,6 +66,7 @@ describe('configuration from the environment', () => {
       dataDir: '/var/lib/voice',
       databaseUrl: 'postgres://u:p@db:5432/voice',
       gatewayApiKey: 'an-environment-key-of-some-length',
+      metricsToken: 'a-scraper-token.0123456789~+/=',
       publicUrl: 'https://gw.example',
       webhookUrl: 'https://hooks.example/in',
       docsUrl: 'https://docs.example',
@@ -117,6 +119,8 @@ describe('configuration from the environment', () => {
 
   it.each([
     ['HTTP_GATEWAY_API_KEY', 'short-key'],
+    ['METRICS_TOKEN', 'short-token'],
+    ['METRICS_TOKEN', 'a token with spaces 0123456789'],
     ['WEBHOOK_SECRET', 'whsec_tooshort'],
     ['WEBHOOK_SECRET', 'plain-secret-without-the-prefix-0123456789'],
     ['ADMIN_PASSWORD', 'seven77'],

@@ -131,6 +131,9 @@ describe('OpenAPI document and reference page', () => {
     expect(Object.keys(doc.paths['/v1/api-keys/{id}']!.delete!.responses)).toEqual(expect.arrayContaining(['204', '401', '404']));
     expect(Object.keys(doc.paths['/v1/settings']!.put!.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '413']));
     expect(doc.paths['/health']!.get!.security).toEqual([]);
+    const metrics = doc.paths['/metrics']!.get!;
+    expect(metrics.security).toEqual([{ metricsToken: [] }, { bearerAuth: [] }, { apiKeyHeader: [] }]);
+    expect(Object.keys(metrics.responses['200']!.content!)).toEqual(['text/plain']);
   });
 
   it('serves /docs as an HTML page whose scripts and styles load', async () => {

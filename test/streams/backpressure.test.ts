@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { CLOSE_TOO_SLOW } from '../../src/socket-guard.js';
 import { TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { scrape } from '../helpers/metrics.js';
 import { callInState, eventually, getCall, testScope, type RawPhone } from '../helpers/phones.js';
 import { agent, liveRawCall, openMedia, rawPhoneCall, streamInfo, type PeerSocket } from './helpers.js';
 
@@ -37,6 +38,8 @@ describe('back-pressure on the sockets that carry call audio', () => {
     flood(phone);
     // Generous bounds: 20,000 frames take half a second alone, far longer on a machine busy with other tests.
     await eventually(async () => g.logs.filter((l) => l.includes('media socket cut off')), (lines) => lines.length > 0, { what: 'the slow client cut off', timeoutMs: 60_000 });
+    // The frame that found it behind, and those after it until its socket closes, are counted as dropped.
+    expect((await scrape(g)).value('voice_gateway_audio_frames_dropped_total', { reason: 'consumer_gone' })).toBeGreaterThan(0);
     // Only the client that stopped reading: the other one heard every frame.
     await reader.frames(FLOOD_FRAMES, 60_000);
     expect(reader.open).toBe(true);

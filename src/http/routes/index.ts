@@ -9,6 +9,7 @@ import { registerCallRoutes } from './calls.js';
 import { registerDeviceRoutes } from './devices.js';
 import { registerHealthRoutes } from './health.js';
 import { registerLiveRoutes } from './live.js';
+import { registerMetricsRoutes } from './metrics.js';
 import { registerSettingsRoutes } from './settings.js';
 import { registerSocketRoutes } from './sockets.js';
 import { registerStreamRoutes } from './streams.js';
@@ -17,6 +18,7 @@ import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerHealthRoutes(app);
+  registerMetricsRoutes(app, services);
   registerAppDownloadRoutes(app, services);
   registerSettingsRoutes(app, services);
   registerApiKeyRoutes(app, services);

@@ -1,0 +1,1 @@
+export { GatewayMetrics, type Exposition, type MetricSources } from './gateway-metrics.js';
