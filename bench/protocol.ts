@@ -62,6 +62,8 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /** The measured window on the target's monotonic clock (µs), which its CPU profile uses too. */
+  windowUs: { from: number; to: number };
   /**
    * |interval - 20 ms| between consecutive frames the gateway hands to one phone's socket, over
    * every call: the pacing the gateway itself produces, before loopback and the phones' process.

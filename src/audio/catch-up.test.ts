@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_TICKS, MAX_OWED_FRAMES } from './catch-up.js';
+import { EVIDENCE_TICKS, MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
 import { FRAME_BYTES } from './constants.js';
 import { PlayoutBuffer } from './playout.js';
 
@@ -80,9 +80,21 @@ describe('catch-up of a real-time source', () => {
     expect(inOrder(played)).toBe(true);
   });
 
-  it('owes nothing after a pause: audio after more than 100 ms of silence plays at one frame a tick', () => {
-    const { perTick, played } = drive(300, (t) => (t < 20 ? 1 : t < 20 + MAX_OWED_FRAMES + 1 ? 0 : t === 20 + MAX_OWED_FRAMES + 1 ? 10 : 1));
-    expect(extraTicks(perTick)).toEqual([]);
+  it('owes nothing after a pause: a source that comes back with more than it missed, or after a second, was not late', () => {
+    // 100 ms without audio, then 300 ms of it at once, then real time again.
+    const ahead = drive(300, (t) => (t < 20 ? 1 : t < 25 ? 0 : t === 25 ? 15 : 1));
+    expect(extraTicks(ahead.perTick)).toEqual([]);
+    expect(inOrder(ahead.played)).toBe(true);
+    // More than a second without audio, then real time.
+    const paused = drive(400, (t) => (t < 20 ? 1 : t < 20 + PAUSE_TICKS + 1 ? 0 : 1));
+    expect(extraTicks(paused.perTick)).toEqual([]);
+  });
+
+  it('owes a stall of up to a second in full, up to its bound, however long the source was late', () => {
+    // 300 ms without audio, then the 15 late frames (and the one due now) at once.
+    const { perTick, played, queuedAtEnd } = drive(400, (t) => (t >= 20 && t < 35 ? 0 : t === 35 ? 16 : 1));
+    expect(extraTicks(perTick)).toHaveLength(MAX_OWED_FRAMES);
+    expect(queuedAtEnd).toBe(15 - MAX_OWED_FRAMES);
     expect(inOrder(played)).toBe(true);
   });
 

@@ -140,6 +140,7 @@ export class PlayoutBuffer {
     }
     const end = start + ((pcm.length - start) & ~1);
     if (end > start) s.ring.write(pcm, start, end);
+    s.catchUp.pushed(pcm.length);
     s.written += end - start;
     if (end < pcm.length) s.oddByte = pcm[end]!;
   }

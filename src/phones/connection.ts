@@ -34,7 +34,8 @@ const QUEUE_LOW = 10;
  */
 export class PhoneConnection {
   latencyMs: number | undefined;
-  lastSeenAt = new Date().toISOString();
+  /** Kept as a number: it is set by every message, read rarely. */
+  private lastSeenMs = Date.now();
   helloReceived = false;
   /** Binary frames refused for not being 640 bytes. */
   badFrames = 0;
@@ -76,6 +77,10 @@ export class PhoneConnection {
     });
   }
 
+  get lastSeenAt(): string {
+    return new Date(this.lastSeenMs).toISOString();
+  }
+
   get open(): boolean {
     return this.socket.readyState === this.socket.OPEN;
   }
@@ -89,7 +94,7 @@ export class PhoneConnection {
    * answering pings too, so it is dropped within 30 s, with at most about 1 MB waiting for it.
    */
   sendAudio(frame: Buffer): void {
-    if (this.open) this.socket.send(frame, { binary: true });
+    if (this.open) this.socket.send(frame);
   }
 
   /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */
@@ -111,7 +116,7 @@ export class PhoneConnection {
   }
 
   private seen(): void {
-    this.lastSeenAt = new Date().toISOString();
+    this.lastSeenMs = Date.now();
     this.handlers.onSeen();
   }
 
