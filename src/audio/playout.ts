@@ -1,5 +1,4 @@
 import { endianness } from 'node:os';
-import { CatchUp } from './catch-up.js';
 import { FRAME_BYTES, FRAME_SAMPLES } from './constants.js';
 import { finishSamples, newSamples } from './pcm.js';
 
@@ -102,7 +101,6 @@ const ringBytes = (capacity: number): Buffer => Buffer.from(new ArrayBuffer(capa
 interface Source {
   id: string;
   ring: SampleRing;
-  catchUp: CatchUp;
   /** First byte of a sample whose second byte has not arrived, or -1. */
   oddByte: number;
   /** Bytes of whole samples ever queued and ever played (or cleared). */
@@ -115,8 +113,7 @@ interface Source {
  * The per-call play-out buffer: one queue per source, mixed into one 640-byte frame per tick.
  *
  * Marks: a mark fires once every whole sample its source pushed before it has been played by
- * `nextFrame()` or `nextCatchUpFrame()` (after that frame is built), or been dropped by
- * `clear`/`removeSource`. When
+ * `nextFrame()` (after that frame is built), or been dropped by `clear`/`removeSource`. When
  * nothing of its source is pending, `mark()` fires it at once, synchronously. A lone trailing
  * byte (half a sample) is not pending audio: it waits for its other half and never delays a mark.
  */
@@ -140,7 +137,6 @@ export class PlayoutBuffer {
     }
     const end = start + ((pcm.length - start) & ~1);
     if (end > start) s.ring.write(pcm, start, end);
-    s.catchUp.pushed(pcm.length);
     s.written += end - start;
     if (end < pcm.length) s.oddByte = pcm[end]!;
   }
@@ -165,24 +161,22 @@ export class PlayoutBuffer {
     this.drop(source, s);
   }
 
-  /** The mix of the next 20 ms of every source, or null when no source has audio. Once per tick. */
+  /** The mix of the next 20 ms of every source, or null when no source has audio. */
   nextFrame(): Buffer | null {
     let count = 0;
-    for (const s of this.sources.values()) {
-      s.catchUp.tick(s.ring.size);
-      if (s.ring.size > 0) this.playing[count++] = s;
-    }
+    for (const s of this.sources.values()) if (s.ring.size > 0) this.playing[count++] = s;
     return this.play(count);
   }
 
-  /**
-   * Right after `nextFrame`, in the same tick: one more frame of the sources the catch-up rule
-   * (catch-up.ts) lets give back a tick they missed, or null (nearly always).
-   */
-  nextCatchUpFrame(): Buffer | null {
-    let count = 0;
-    for (const s of this.sources.values()) if (s.catchUp.takeExtra(s.ring.size)) this.playing[count++] = s;
-    return this.play(count);
+  /** True when some source has audio and every source that has any has a whole frame: a frame of nobody's silence. */
+  wholeFrameReady(): boolean {
+    let any = false;
+    for (const s of this.sources.values()) {
+      if (s.ring.size === 0) continue;
+      if (s.ring.size < FRAME_BYTES) return false;
+      any = true;
+    }
+    return any;
   }
 
   /** Plays the next 20 ms of `this.playing[0..count)` into a new frame, then fires the marks it reached. */
@@ -245,7 +239,7 @@ export class PlayoutBuffer {
   private sourceFor(id: string): Source {
     let s = this.sources.get(id);
     if (!s) {
-      s = { id, ring: new SampleRing(), catchUp: new CatchUp(), oddByte: -1, written: 0, played: 0, marks: [] };
+      s = { id, ring: new SampleRing(), oddByte: -1, written: 0, played: 0, marks: [] };
       this.sources.set(id, s);
     }
     return s;
@@ -253,7 +247,6 @@ export class PlayoutBuffer {
 
   private drop(id: string, s: Source): void {
     s.ring.reset();
-    s.catchUp.reset();
 
     s.oddByte = -1;
     s.played = s.written;

@@ -1,4 +1,4 @@
-import { BYTES_PER_SAMPLE, PlayoutBuffer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, PlayoutBuffer, PlayoutPacer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
 
 /** Hears each frame of the remote party; returns false when it could not pass the frame on (its socket is gone). */
 export type FrameListener = (frame: Buffer) => boolean | void;
@@ -58,14 +58,15 @@ export interface PlayoutSource {
 /**
  * The audio of one call, as a port: the remote party's frames go out to every listener (agent
  * stream, media sockets, assistant); sources push audio, marks and clears in, and hear back their
- * played marks and overflows; the shared frame clock calls `tick`, which sends the mix to the phone
- * at one frame per 20 ms (plus, rarely, one catch-up frame: audio/catch-up.ts). The play-out buffer
- * is its own: nobody else reads it.
+ * played marks and overflows; the mix goes to the phone at one frame per 20 ms on average, as soon
+ * as each frame may go (audio/pacer.ts), the shared frame clock's `tick` bringing the time. The
+ * play-out buffer is its own: nobody else reads it.
  */
 export class CallAudio {
   private readonly listeners = new Set<FrameListener>();
   private readonly sourceEvents = new Map<string, SourceEvents>();
   private readonly playout = new PlayoutBuffer((source, name) => this.sourceEvents.get(source)?.markPlayed?.(name));
+  private readonly pacer = new PlayoutPacer(this.playout, (frame) => this.send(frame));
   private lastFrameAt = -Infinity;
   framesIn = 0;
   framesOut = 0;
@@ -113,6 +114,7 @@ export class CallAudio {
         }
         overflowed = false;
         playout.push(id, pcm);
+        this.pacer.pushed(pcm.length);
       },
       mark: (name) => {
         const waiting = playout.pendingMarks(id);
@@ -121,22 +123,22 @@ export class CallAudio {
         playout.mark(id, name);
         return null;
       },
-      clear: () => playout.clear(id),
+      clear: () => {
+        playout.clear(id);
+        this.pacer.cleared();
+      },
       remove: () => {
         playout.removeSource(id);
+        this.pacer.cleared();
         this.sourceEvents.delete(id);
       },
       queuedBytes: () => playout.pendingBytes(id),
     };
   }
 
-  /** One clock tick: the next mixed frame goes to the phone, and a catch-up frame when one is due; nothing is sent while idle. */
+  /** One tick of the frame clock: the pacer sends what is due (audio/pacer.ts); nothing is sent while idle. */
   tick(): void {
-    const frame = this.playout.nextFrame();
-    if (!frame) return;
-    this.send(frame);
-    const extra = this.playout.nextCatchUpFrame();
-    if (extra) this.send(extra);
+    this.pacer.tick();
   }
 
   private send(frame: Buffer): void {

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
+import { FRAME_BYTES } from './constants.js';
+import { BURST_FRAMES, PlayoutPacer } from './pacer.js';
+import { PlayoutBuffer } from './playout.js';
+
+/** Frame number `n` of a source: every sample holds n + 1, so a played frame tells which it was. */
+const numbered = (n: number): Buffer => Buffer.alloc(FRAME_BYTES).fill(Buffer.from(new Int16Array([n + 1]).buffer));
+const numberOf = (frame: Buffer): number => frame.readInt16LE(0) - 1;
+
+interface Sent {
+  frame: number;
+  /** When it was sent: tick t, or t - 0.5 for a send right after a push between ticks t - 1 and t. */
+  at: number;
+}
+
+/**
+ * One call driven tick by tick, as CallAudio drives it. Before tick t, `arrivals(t)` frames of one
+ * source arrive (at t - 0.5); frames are numbered in the order they arrive.
+ */
+function drive(ticks: number, arrivals: (tick: number) => number, setup?: (buffer: PlayoutBuffer, pacer: PlayoutPacer) => void) {
+  const sent: Sent[] = [];
+  const pushedAt: number[] = [];
+  let now = 0;
+  const buffer = new PlayoutBuffer();
+  const pacer = new PlayoutPacer(buffer, (frame) => sent.push({ frame: numberOf(frame), at: now }));
+  setup?.(buffer, pacer);
+  // The call's clock has ticked a while before its audio starts: the bucket is full.
+  for (let t = 0; t < BURST_FRAMES; t++) pacer.tick();
+  for (let t = 0; t < ticks; t++) {
+    now = t - 0.5;
+    for (let k = arrivals(t); k > 0; k--) {
+      pushedAt.push(now);
+      buffer.push('rt', numbered(pushedAt.length - 1));
+      pacer.pushed(FRAME_BYTES);
+    }
+    now = t;
+    pacer.tick();
+  }
+  /** How long each frame waited, in ticks. */
+  const waited = sent.map((s) => s.at - pushedAt[s.frame]!);
+  /** Frames sent in the interval ending at each tick (after the push before it, through the tick). */
+  const perInterval = Array.from({ length: ticks }, (_, t) => sent.filter((s) => s.at === t || s.at === t - 0.5).length);
+  return { sent, waited, perInterval, queued: buffer.pendingBytes() / FRAME_BYTES, buffer, pacer };
+}
+
+const inOrder = (sent: Sent[]) => sent.every((s, i) => s.frame === i);
+
+describe('pacing of a call', () => {
+  it('relays a real-time source as its frames come: no frame waits for a tick', () => {
+    const { sent, waited, perInterval } = drive(200, () => 1);
+    expect(sent).toHaveLength(200);
+    expect(waited.every((w) => w === 0)).toBe(true);
+    expect(perInterval.every((n) => n === 1)).toBe(true);
+    expect(inOrder(sent)).toBe(true);
+  });
+
+  it(`sends a burst of at most ${BURST_FRAMES} frames, then one per tick: audio sent at once plays in real time`, () => {
+    const { sent, perInterval } = drive(120, (t) => (t === 10 ? 100 : 0));
+    expect(perInterval[10]).toBe(BURST_FRAMES + 1);
+    expect(perInterval.slice(11, 10 + 100 - BURST_FRAMES)).toEqual(Array(100 - BURST_FRAMES - 1).fill(1));
+    expect(perInterval.slice(10 + 100 - BURST_FRAMES).every((n) => n === 0)).toBe(true);
+    expect(sent).toHaveLength(100);
+    expect(inOrder(sent)).toBe(true);
+  });
+
+  it('starts with an empty bucket: a new call sends nothing before its clock ticks', () => {
+    const frames: Buffer[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame));
+    buffer.push('a', Buffer.alloc(10 * FRAME_BYTES, 1));
+    pacer.pushed(10 * FRAME_BYTES);
+    expect(frames).toHaveLength(0);
+    pacer.tick();
+    expect(frames).toHaveLength(1);
+  });
+
+  it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {
+    const frames: Buffer[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame));
+    buffer.push('a', Buffer.alloc(100, 7));
+    pacer.pushed(100);
+    expect(frames).toHaveLength(0);
+    pacer.tick();
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.subarray(0, 100).every((b) => b === 7)).toBe(true);
+    expect(frames[0]!.subarray(100).every((b) => b === 0)).toBe(true);
+  });
+
+  it(`absorbs a lateness of up to ${BURST_FRAMES - 1} ticks: the late frames go as they come and nothing queues`, () => {
+    const { waited, queued, sent } = drive(200, (t) => (t === 50 || t === 51 ? 0 : t === 52 ? 3 : 1));
+    expect(waited.every((w) => w === 0)).toBe(true);
+    expect(queued).toBe(0);
+    expect(inOrder(sent)).toBe(true);
+  });
+});
+
+describe('catch-up after a longer lateness', () => {
+  it('gives back the ticks a stall cost, one extra frame per tick, once a second shows the backlog was not needed', () => {
+    // 120 ms without audio, then the six late frames and the one due now.
+    const { waited, perInterval, queued, sent } = drive(300, (t) => (t >= 50 && t < 56 ? 0 : t === 56 ? 7 : 1));
+    // Right after the stall the frames beyond the burst queue, and each waits for the ticks ahead of it ...
+    expect(Math.max(...waited)).toBeGreaterThan(0);
+    // ... until the backlog has stood for a second: then one extra frame per tick, never more.
+    const doubled = perInterval.map((n, t) => (n === 2 && t > 56 ? t : -1)).filter((t) => t >= 0);
+    expect(doubled.length).toBeGreaterThan(0);
+    expect(doubled[0]).toBeGreaterThan(56 + 40);
+    expect(Math.max(...perInterval.slice(57))).toBe(2);
+    // Afterwards the source is relayed as it comes again.
+    expect(waited.slice(-50).every((w) => w === 0)).toBe(true);
+    expect(queued).toBe(0);
+    expect(sent).toHaveLength(300);
+    expect(inOrder(sent)).toBe(true);
+  });
+
+  it(`gives back at most ${MAX_OWED_FRAMES} frames however long the stall`, () => {
+    // 300 ms without audio, then the 15 late frames and the one due now.
+    const { perInterval, queued, sent } = drive(400, (t) => (t >= 50 && t < 65 ? 0 : t === 65 ? 16 : 1));
+    const extras = perInterval.slice(66).filter((n) => n === 2).length;
+    expect(extras).toBe(MAX_OWED_FRAMES);
+    // The burst went at once and the tick that came with the late frames took one more; the rest stood, less what was given back.
+    expect(queued).toBe(16 - BURST_FRAMES - 1 - MAX_OWED_FRAMES);
+    expect(inOrder(sent)).toBe(true);
+  });
+
+  it('never hurries a faster-than-real-time source: after a pause a sentence sent at once plays at one frame per tick', () => {
+    // Real-time speech, more than a second of silence, then a 3 s sentence at once.
+    const longPause = drive(400, (t) => (t < 40 ? 1 : t === 40 + PAUSE_TICKS + 10 ? 150 : 0));
+    const start = 40 + PAUSE_TICKS + 10;
+    expect(longPause.perInterval[start]).toBe(BURST_FRAMES + 1);
+    expect(longPause.perInterval.slice(start + 1, start + 150 - BURST_FRAMES).every((n) => n === 1)).toBe(true);
+    expect(longPause.perInterval.slice(start + 150 - BURST_FRAMES).every((n) => n === 0)).toBe(true);
+    // 200 ms of silence, then more than those 200 ms held, at once: an answer sent ahead, not lateness.
+    const shortPause = drive(400, (t) => (t < 40 ? 1 : t < 50 ? 0 : t === 50 ? 150 : 0));
+    expect(shortPause.perInterval.slice(51, 50 + 150 - BURST_FRAMES).every((n) => n === 1)).toBe(true);
+    expect(inOrder(shortPause.sent)).toBe(true);
+  });
+
+  it('forgets what was owed on clear', () => {
+    // A stall is owed; a clear comes before it is given back; then the source keeps a lead of its own.
+    const { perInterval } = drive(400, (t) => (t >= 50 && t < 56 ? 0 : t === 56 ? 7 : t === 60 ? 10 : 1), (buffer, pacer) => {
+      const push = buffer.push.bind(buffer);
+      let pushes = 0;
+      buffer.push = (source, pcm) => {
+        if (++pushes === 60) {
+          buffer.clear(source);
+          pacer.cleared();
+        }
+        push(source, pcm);
+      };
+    });
+    expect(perInterval.slice(60).filter((n) => n === 2)).toEqual([]);
+  });
+
+  it('fires marks exactly: as the frame holding the audio before them is built, extra frames included', () => {
+    const log: string[] = [];
+    const buffer = new PlayoutBuffer((_source, name) => log.push(name));
+    const pacer = new PlayoutPacer(buffer, (frame) => log.push(`frame-${numberOf(frame)}`));
+    let next = 0;
+    for (let t = 0; t < 300; t++) {
+      const arriving = t >= 50 && t < 56 ? 0 : t === 56 ? 7 : 1;
+      for (let k = 0; k < arriving; k++) {
+        buffer.push('rt', numbered(next));
+        pacer.pushed(FRAME_BYTES);
+        buffer.mark('rt', `mark-${next}`);
+        next++;
+      }
+      pacer.tick();
+    }
+    // Each mark fires once, in order: right after its frame when that went out at once, or while
+    // the frame after it is built when it was queued behind audio.
+    const marks = log.filter((e) => e.startsWith('mark-'));
+    const frames = log.filter((e) => e.startsWith('frame-'));
+    expect(frames).toEqual(Array.from({ length: next }, (_, n) => `frame-${n}`));
+    expect(marks).toEqual(Array.from({ length: next }, (_, n) => `mark-${n}`));
+    for (let n = 0; n < next; n++) expect(log.indexOf(`mark-${n}`)).toBeGreaterThan(log.indexOf(`frame-${n}`) - 2);
+  });
+});

@@ -1,0 +1,89 @@
+import { CatchUp } from './catch-up.js';
+import type { PlayoutBuffer } from './playout.js';
+
+/** Frames a call may send ahead of its clock: a real-time source up to 40 ms late loses nothing. */
+export const BURST_FRAMES = 3;
+
+/**
+ * Paces one call's play-out: one frame per 20 ms on average, sent as soon as it may go rather than
+ * at the next tick. This is the catch-up rule that keeps a real-time source's queue about one
+ * frame deep (docs/performance.md):
+ *
+ * 1. A token bucket: each tick of the frame clock adds a token, up to BURST_FRAMES; each frame sent
+ *    takes one. A whole frame goes out the moment it is queued if a token is there (after a push),
+ *    else at the tick that brings one. At a tick, audio shorter than a frame goes out too, padded
+ *    with silence (as the clock always did).
+ * 2. So a real-time source (an echo, a model streaming 20 ms chunks) is relayed as its frames come,
+ *    and one that comes late by up to BURST_FRAMES - 1 ticks finds its tokens waiting: its queue
+ *    does not grow. A longer lateness leaves a backlog; the frames the phone missed meanwhile are
+ *    given back, one extra token per tick, by CatchUp (catch-up.ts), only for lateness, never
+ *    after a pause.
+ * 3. A faster-than-real-time source (speech synthesis sending a whole sentence at once) spends the
+ *    bucket's few tokens at once and then plays at exactly one frame per tick: nothing of it is
+ *    dropped, and only lateness is ever given back, so its lead is its own.
+ *
+ * Marks and `clear` stay exact: a frame is built by `PlayoutBuffer.nextFrame`, which fires the
+ * marks whose audio it holds, whenever it is sent; `clear` empties the queue (and forgets what was
+ * owed); tokens are no audio.
+ */
+export class PlayoutPacer {
+  /** A call's bucket starts empty and fills as its clock ticks. */
+  private tokens = 0;
+  private playedSinceTick = false;
+  private sending = false;
+  private readonly catchUp = new CatchUp();
+
+  constructor(
+    private readonly buffer: PlayoutBuffer,
+    private readonly send: (frame: Buffer) => void,
+  ) {}
+
+  /** After a source pushed `bytes` into the buffer: sends the whole frames that may go now. */
+  pushed(bytes: number): void {
+    this.catchUp.pushed(bytes);
+    this.sendWhole();
+  }
+
+  /** A source was cleared. */
+  cleared(): void {
+    this.catchUp.reset();
+  }
+
+  /** One tick of the frame clock. */
+  tick(): void {
+    const queued = this.buffer.pendingBytes();
+    this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
+    this.playedSinceTick = false;
+    this.tokens = Math.min(BURST_FRAMES, this.tokens + 1);
+    if (queued > 0) {
+      this.sendOne();
+      this.sendWhole();
+    }
+    if (this.catchUp.extraToken(this.buffer.pendingBytes())) {
+      this.tokens = Math.min(BURST_FRAMES, this.tokens + 1);
+      this.sendWhole();
+    }
+  }
+
+  private sendWhole(): void {
+    while (!this.sending && this.tokens >= 1 && this.buffer.wholeFrameReady()) this.sendOne();
+  }
+
+  /**
+   * Builds and sends the next frame. A mark listener may push more audio while the frame is built:
+   * that push sends nothing (the frame before it is not sent yet); the caller's loop sends it.
+   */
+  private sendOne(): void {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      const frame = this.buffer.nextFrame();
+      if (!frame) return;
+      this.tokens -= 1;
+      this.playedSinceTick = true;
+      this.send(frame);
+    } finally {
+      this.sending = false;
+    }
+  }
+}
