@@ -23,6 +23,12 @@ export const PAUSE_TICKS = 50;
  *    after it go as they come again.
  * 3. Giving back: such a tick gives the pacer one extra token, which plays one extra frame when a
  *    whole frame is queued. Never more than one per tick.
+ * 4. A source that streams in real time (it pushed between at least EVIDENCE_TICKS - 5 of the last
+ *    EVIDENCE_TICKS ticks, no more than one frame per tick in all) but whose every frame had to
+ *    wait for a tick (the pacer's tokens were spent by an earlier burst, say its first frames, or
+ *    a stall whose cost was not owed) gets one token once a second, until its frames go as they
+ *    come again. A source that sent ahead (a sentence at once) pushes more than that, or does not
+ *    stream: it is never hurried.
  */
 export class CatchUp {
   private owed = 0;
@@ -37,6 +43,11 @@ export class CatchUp {
   private leastLeft = Number.POSITIVE_INFINITY;
   private windowTicks = 0;
   private allowed = 0;
+  /** Rule 4, over the current window: ticks that found a whole frame waiting, ticks after a push, bytes pushed. */
+  private waitedTicks = 0;
+  private pushTicks = 0;
+  private windowBytes = 0;
+  private paceToken = false;
 
   /** Frames owed to the call (for tests and logs). */
   get owedFrames(): number {
@@ -45,6 +56,8 @@ export class CatchUp {
 
   /** A source pushed `bytes` of audio. */
   pushed(bytes: number): void {
+    if (this.sincePush > 0) this.pushTicks += 1;
+    this.windowBytes += bytes;
     if (this.sincePush > 1) {
       this.silence = this.sincePush;
       this.sentSince = 0;
@@ -59,6 +72,7 @@ export class CatchUp {
    */
   tick(playedSinceLastTick: boolean, queuedBytes: number, tokenLost: boolean): void {
     this.sincePush += 1;
+    if (queuedBytes >= FRAME_BYTES) this.waitedTicks += 1;
     if (!playedSinceLastTick && queuedBytes === 0) {
       if (this.playing || this.dry > 0) {
         this.dry += 1;
@@ -82,7 +96,14 @@ export class CatchUp {
     this.leastLeft = Math.min(this.leastLeft, Math.floor(queuedBytes / FRAME_BYTES));
     if (++this.windowTicks >= EVIDENCE_TICKS) {
       this.allowed = this.leastLeft >= 1 ? Math.min(this.owed, this.leastLeft + 1) : 0;
+      this.paceToken =
+        this.allowed === 0 &&
+        this.waitedTicks >= EVIDENCE_TICKS && this.pushTicks >= EVIDENCE_TICKS - 5 && this.windowBytes <= (EVIDENCE_TICKS + 1) * FRAME_BYTES;
       this.restartWindow();
+    }
+    if (this.paceToken) {
+      this.paceToken = false;
+      return true;
     }
     if (this.allowed === 0 || this.owed === 0) return false;
     this.allowed -= 1;
@@ -96,6 +117,7 @@ export class CatchUp {
   reset(): void {
     this.owed = 0;
     this.allowed = 0;
+    this.paceToken = false;
     this.silence = 0;
     this.sentSince = 0;
     this.dry = 0;
@@ -107,5 +129,8 @@ export class CatchUp {
   private restartWindow(): void {
     this.windowTicks = 0;
     this.leastLeft = Number.POSITIVE_INFINITY;
+    this.waitedTicks = 0;
+    this.pushTicks = 0;
+    this.windowBytes = 0;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
+import { EVIDENCE_TICKS, MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
 import { FRAME_BYTES } from './constants.js';
 import { BURST_FRAMES, PlayoutPacer } from './pacer.js';
 import { PlayoutBuffer } from './playout.js';
@@ -114,13 +114,28 @@ describe('catch-up after a longer lateness', () => {
     expect(inOrder(sent)).toBe(true);
   });
 
-  it(`gives back at most ${MAX_OWED_FRAMES} frames however long the stall`, () => {
+  it(`gives back up to ${MAX_OWED_FRAMES} frames of a long stall at once, then one a second until the source is relayed as it comes`, () => {
     // 300 ms without audio, then the 15 late frames and the one due now.
-    const { perInterval, queued, sent } = drive(400, (t) => (t >= 50 && t < 65 ? 0 : t === 65 ? 16 : 1));
-    const extras = perInterval.slice(66).filter((n) => n === 2).length;
-    expect(extras).toBe(MAX_OWED_FRAMES);
-    // The burst went at once and the tick that came with the late frames took one more; the rest stood, less what was given back.
-    expect(queued).toBe(16 - BURST_FRAMES - 1 - MAX_OWED_FRAMES);
+    const { perInterval, waited, queued, sent } = drive(800, (t) => (t >= 50 && t < 65 ? 0 : t === 65 ? 16 : 1));
+    const extras = perInterval.map((n, t) => (n === 2 && t > 65 ? t : -1)).filter((t) => t >= 0);
+    // What was owed, tick after tick ...
+    expect(extras.slice(0, MAX_OWED_FRAMES)).toEqual(Array.from({ length: MAX_OWED_FRAMES }, (_, i) => extras[0]! + i));
+    // ... then the rest of the backlog a frame a second (rule 4), never two in a row.
+    const later = extras.slice(MAX_OWED_FRAMES);
+    expect(later.length).toBeGreaterThan(0);
+    later.forEach((t, i) => expect(t - (i === 0 ? extras[MAX_OWED_FRAMES - 1]! : later[i - 1]!)).toBeGreaterThanOrEqual(EVIDENCE_TICKS));
+    expect(waited.slice(-50).every((w) => w === 0)).toBe(true);
+    expect(queued).toBe(0);
+    expect(inOrder(sent)).toBe(true);
+  });
+
+  it('brings a real-time source whose first frames came in a burst back to being relayed as its frames come', () => {
+    const { waited, perInterval, sent } = drive(600, (t) => (t === 0 ? 4 : 1));
+    // The burst spent the tokens: for a while every frame waits for its tick ...
+    expect(waited.slice(10, 40).every((w) => w > 0)).toBe(true);
+    // ... then a token a second, never two frames in one tick but for those.
+    expect(perInterval.slice(1).every((n) => n <= 2)).toBe(true);
+    expect(waited.slice(-100).every((w) => w === 0)).toBe(true);
     expect(inOrder(sent)).toBe(true);
   });
 
@@ -138,7 +153,8 @@ describe('catch-up after a longer lateness', () => {
   });
 
   it('forgets what was owed on clear', () => {
-    // A stall is owed; a clear comes before it is given back; then the source keeps a lead of its own.
+    // A stall is owed; a clear comes before it is given back; then the source keeps a lead of its
+    // own. Nothing owed is given back (rule 4 may still give a token a second: never two in a row).
     const { perInterval } = drive(400, (t) => (t >= 50 && t < 56 ? 0 : t === 56 ? 7 : t === 60 ? 10 : 1), (buffer, pacer) => {
       const push = buffer.push.bind(buffer);
       let pushes = 0;
@@ -150,7 +166,8 @@ describe('catch-up after a longer lateness', () => {
         push(source, pcm);
       };
     });
-    expect(perInterval.slice(60).filter((n) => n === 2)).toEqual([]);
+    const doubled = perInterval.map((n, t) => (n === 2 && t > 60 ? t : -1)).filter((t) => t >= 0);
+    doubled.slice(1).forEach((t, i) => expect(t - doubled[i]!).toBeGreaterThanOrEqual(EVIDENCE_TICKS));
   });
 
   it('fires marks exactly: as the frame holding the audio before them is built, extra frames included', () => {
