@@ -15,8 +15,14 @@ export function samplesOf(pcm: Buffer): Int16Array {
   return new Int16Array(copy.buffer, copy.byteOffset, count);
 }
 
-/** A new zeroed buffer of `count` samples and its Int16Array view; `finish` makes its bytes s16le. */
+/**
+ * A new buffer of `count` samples, not initialised (the caller writes every sample), and its
+ * Int16Array view; `finishSamples` makes its bytes s16le. Small buffers come from Node's pool,
+ * whose slices start on 8-byte boundaries.
+ */
 export function newSamples(count: number): { bytes: Buffer; samples: Int16Array } {
+  const bytes = Buffer.allocUnsafe(count * 2);
+  if ((bytes.byteOffset & 1) === 0) return { bytes, samples: new Int16Array(bytes.buffer, bytes.byteOffset, count) };
   const samples = new Int16Array(count);
   return { bytes: Buffer.from(samples.buffer, 0, count * 2), samples };
 }
