@@ -30,15 +30,13 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   ) {
     super();
     // The clock ticks PHASES times per frame and each call plays on one of those phases, so the
-    // frames of many calls leave in small groups spread over the 20 ms instead of one burst. After a
-    // stall, one frame's worth of overdue ticks per timer callback: each call sends at most one
-    // frame before the sockets are read again.
+    // frames of many calls leave in small groups spread over the 20 ms instead of one burst.
     this.clock =
       o.clock ??
       new FrameClock({
         periodMs: FRAME_MS / PHASES,
         maxCatchUp: 50 * PHASES,
-        burst: PHASES,
+        burst: 5 * PHASES,
         onError: (err) => o.log.error({ err }, 'play-out tick failed'),
       });
     o.hub.routeAudio((deviceId, frame) => {
