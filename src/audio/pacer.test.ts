@@ -75,6 +75,30 @@ describe('pacing of a call', () => {
     expect(frames).toHaveLength(1);
   });
 
+  it("counts tokens from the time too: frames that come while the clock's ticks are late still go as they come", () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    for (let t = 1; t <= BURST_FRAMES; t++) {
+      now = t * 20;
+      pacer.tick();
+    }
+    // Ten frames, one every 20 ms, while no tick comes (the event loop was busy elsewhere).
+    for (let n = 0; n < 10; n++) {
+      now = 70 + n * 20;
+      buffer.push('rt', numbered(n));
+      pacer.pushed(FRAME_BYTES);
+      expect(sent).toHaveLength(n + 1);
+    }
+    // And the late ticks give no more than the time did.
+    now = 270;
+    for (let t = 0; t < 10; t++) pacer.tick();
+    buffer.push('rt', Buffer.alloc(5 * FRAME_BYTES));
+    pacer.pushed(5 * FRAME_BYTES);
+    expect(sent.length - 10).toBeLessThanOrEqual(BURST_FRAMES);
+  });
+
   it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {
     const frames: Buffer[] = [];
     const buffer = new PlayoutBuffer();

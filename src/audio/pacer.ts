@@ -1,18 +1,24 @@
 import { CatchUp } from './catch-up.js';
+import { FRAME_MS } from './constants.js';
 import type { PlayoutBuffer } from './playout.js';
 
 /** Frames a call may send ahead of its clock: a real-time source up to 40 ms late loses nothing. */
 export const BURST_FRAMES = 3;
+/** A whole token, give or take the rounding of tokens counted from time. */
+const WHOLE = 1 - 1e-9;
+
 
 /**
  * Paces one call's play-out: one frame per 20 ms on average, sent as soon as it may go rather than
  * at the next tick. This is the catch-up rule that keeps a real-time source's queue about one
  * frame deep (docs/performance.md):
  *
- * 1. A token bucket: each tick of the frame clock adds a token, up to BURST_FRAMES; each frame sent
- *    takes one. A whole frame goes out the moment it is queued if a token is there (after a push),
- *    else at the tick that brings one. At a tick, audio shorter than a frame goes out too, padded
- *    with silence (as the clock always did).
+ * 1. A token bucket: a token per 20 ms, up to BURST_FRAMES; each frame sent takes one. A whole
+ *    frame goes out the moment it is queued if a token is there (after a push), else at the next
+ *    tick of the frame clock. At a tick, audio shorter than a frame goes out too, padded with
+ *    silence (as the clock always did). The tokens a call has had are the more of its ticks and
+ *    its time since it started, so a tick that is late (the event loop was busy) does not hold back
+ *    a frame that came in time, and one a little early does not leave a frame for the next.
  * 2. So a real-time source (an echo, a model streaming 20 ms chunks) is relayed as its frames come,
  *    and one that comes late by up to BURST_FRAMES - 1 ticks finds its tokens waiting: its queue
  *    does not grow. A longer lateness leaves a backlog; the frames the phone missed meanwhile are
@@ -27,8 +33,12 @@ export const BURST_FRAMES = 3;
  * owed); tokens are no audio.
  */
 export class PlayoutPacer {
-  /** A call's bucket starts empty and fills as its clock ticks. */
+  /** A call's bucket starts empty. */
   private tokens = 0;
+  private readonly startedAt: number;
+  private ticks = 0;
+  /** Tokens given so far, including those the full bucket could not keep. */
+  private given = 0;
   private playedSinceTick = false;
   private sending = false;
   private readonly catchUp = new CatchUp();
@@ -36,11 +46,15 @@ export class PlayoutPacer {
   constructor(
     private readonly buffer: PlayoutBuffer,
     private readonly send: (frame: Buffer) => void,
-  ) {}
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.startedAt = now();
+  }
 
   /** After a source pushed `bytes` into the buffer: sends the whole frames that may go now. */
   pushed(bytes: number): void {
     this.catchUp.pushed(bytes);
+    this.fill();
     this.sendWhole();
   }
 
@@ -51,22 +65,29 @@ export class PlayoutPacer {
 
   /** One tick of the frame clock. */
   tick(): void {
+    this.ticks += 1;
+    this.fill();
     const queued = this.buffer.pendingBytes();
     this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
     this.playedSinceTick = false;
-    this.tokens = Math.min(BURST_FRAMES, this.tokens + 1);
-    if (queued > 0) {
-      this.sendOne();
-      this.sendWhole();
-    }
+    if (queued > 0 && this.tokens >= WHOLE) this.sendOne();
+    this.sendWhole();
     if (this.catchUp.extraToken(this.buffer.pendingBytes())) {
       this.tokens = Math.min(BURST_FRAMES, this.tokens + 1);
       this.sendWhole();
     }
   }
 
+  /** Adds the tokens the ticks or the time since the last fill bring, whichever are more, up to BURST_FRAMES. */
+  private fill(): void {
+    const due = Math.max(this.ticks, (this.now() - this.startedAt) / FRAME_MS);
+    if (due <= this.given) return;
+    this.tokens = Math.min(BURST_FRAMES, this.tokens + due - this.given);
+    this.given = due;
+  }
+
   private sendWhole(): void {
-    while (!this.sending && this.tokens >= 1 && this.buffer.wholeFrameReady()) this.sendOne();
+    while (!this.sending && this.tokens >= WHOLE && this.buffer.wholeFrameReady()) this.sendOne();
   }
 
   /**
