@@ -99,6 +99,28 @@ describe('pacing of a call', () => {
     expect(sent.length - 10).toBeLessThanOrEqual(BURST_FRAMES);
   });
 
+  it('sends every frame that came due while its clock was late, not only a burst: queued audio keeps its real-time schedule', () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    for (let n = 0; n < 50; n++) buffer.push('tts', numbered(n));
+    pacer.pushed(50 * FRAME_BYTES);
+    for (let t = 1; t <= 10; t++) {
+      now = t * 20;
+      pacer.tick();
+    }
+    expect(sent).toHaveLength(10);
+    // The event loop was busy for 100 ms: the next tick comes late, and the five frames due go at once.
+    now = 300;
+    pacer.tick();
+    expect(sent).toHaveLength(15);
+    // The overdue ticks that follow it bring nothing more.
+    for (let t = 0; t < 4; t++) pacer.tick();
+    expect(sent).toHaveLength(15);
+    expect(sent).toEqual(Array.from({ length: 15 }, (_, i) => i));
+  });
+
   it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {
     const frames: Buffer[] = [];
     const buffer = new PlayoutBuffer();

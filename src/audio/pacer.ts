@@ -33,9 +33,9 @@ const WHOLE = 1 - 1e-9;
  * owed); tokens are no audio.
  */
 export class PlayoutPacer {
-  /** A call's bucket starts empty. */
+  /** A call's bucket starts empty, and fills from its clock's first tick. */
   private tokens = 0;
-  private readonly startedAt: number;
+  private firstTickAt: number | undefined;
   private ticks = 0;
   /** Tokens given so far, including those the full bucket could not keep. */
   private given = 0;
@@ -47,15 +47,14 @@ export class PlayoutPacer {
     private readonly buffer: PlayoutBuffer,
     private readonly send: (frame: Buffer) => void,
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.startedAt = now();
-  }
+  ) {}
 
   /** After a source pushed `bytes` into the buffer: sends the whole frames that may go now. */
   pushed(bytes: number): void {
     this.catchUp.pushed(bytes);
     this.fill();
     this.sendWhole();
+    this.keepBurst();
   }
 
   /** A source was cleared. */
@@ -66,6 +65,7 @@ export class PlayoutPacer {
   /** One tick of the frame clock. */
   tick(): void {
     this.ticks += 1;
+    this.firstTickAt ??= this.now();
     this.fill();
     const queued = this.buffer.pendingBytes();
     this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
@@ -73,17 +73,27 @@ export class PlayoutPacer {
     if (queued > 0 && this.tokens >= WHOLE) this.sendOne();
     this.sendWhole();
     if (this.catchUp.extraToken(this.buffer.pendingBytes())) {
-      this.tokens = Math.min(BURST_FRAMES, this.tokens + 1);
+      this.tokens = Math.min(BURST_FRAMES, this.tokens) + 1;
       this.sendWhole();
     }
+    this.keepBurst();
   }
 
-  /** Adds the tokens the ticks or the time since the last fill bring, whichever are more, up to BURST_FRAMES. */
+  /**
+   * Adds the tokens the ticks or the time since the last fill bring, whichever are more. Frames
+   * waiting spend them all (after a stall, the backlog goes at once, as every overdue tick always
+   * sent its frame); what is left is then kept to BURST_FRAMES by `keepBurst`.
+   */
   private fill(): void {
-    const due = Math.max(this.ticks, (this.now() - this.startedAt) / FRAME_MS);
+    if (this.firstTickAt === undefined) return;
+    const due = Math.max(this.ticks, 1 + (this.now() - this.firstTickAt) / FRAME_MS);
     if (due <= this.given) return;
-    this.tokens = Math.min(BURST_FRAMES, this.tokens + due - this.given);
+    this.tokens += due - this.given;
     this.given = due;
+  }
+
+  private keepBurst(): void {
+    if (this.tokens > BURST_FRAMES) this.tokens = BURST_FRAMES;
   }
 
   private sendWhole(): void {
