@@ -1,37 +1,30 @@
 import { FRAME_BYTES } from './constants.js';
 
-/** Most frames owed to a call at once (100 ms): see CatchUp. */
+/** Most frames given back at once after a lateness (100 ms): see CatchUp. */
 export const MAX_OWED_FRAMES = 5;
-/** How long a standing frame must have stood before a catch-up frame may remove it (one second). */
+/** How long a source must have streamed in real time with every frame waiting before rule 3 gives it a token (one second). */
 export const EVIDENCE_TICKS = 50;
 /** A silence longer than this (one second, the frame clock's own catch-up bound) is a pause, never lateness. */
 export const PAUSE_TICKS = 50;
 
 /**
- * The second half of the catch-up rule (pacer.ts has the first): what to give back after a
- * lateness longer than the pacer's burst could absorb. Fed once per tick by the pacer. Pure.
+ * The second half of the catch-up rule (pacer.ts has the first): what to give back when a call's
+ * audio comes later than its bucket could absorb. Fed once per tick by the pacer. Pure.
  *
- * 1. Owed ticks: while the call's audio had stopped, each tick whose token the pacer could not
- *    keep (its bucket was full) is a frame the phone did not get. They are owed (at most
- *    MAX_OWED_FRAMES) only if the call was late, not pausing: when what its sources send after the
- *    silence is no more than that silence should have held, plus one frame in flight, and the
- *    silence lasted at most PAUSE_TICKS. Coming back with more (an answer sent ahead), or later,
- *    is a pause: it clears what was owed.
- * 2. Evidence: what is owed may be given back only when at least one whole frame stayed queued
- *    after every tick of the last EVIDENCE_TICKS (a backlog the arrivals never needed), and at
- *    most one more than the least that stayed: that backlog, and the token that lets the frames
- *    after it go as they come again.
- * 3. Giving back: such a tick gives the pacer one extra token, which plays one extra frame when a
- *    whole frame is queued. Never more than one per tick.
- * 4. A source that streams in real time (it pushed between at least EVIDENCE_TICKS - 5 of the last
+ * 1. Lost tokens: while the call's audio had stopped, each tick at which the pacer's bucket was
+ *    already full lost its token: a frame the phone did not get.
+ * 2. Lateness: when audio comes back, the lost tokens (at most MAX_OWED_FRAMES) are given back at
+ *    once, so the late frames go now instead of queueing for the rest of the call, if the call
+ *    was late, not pausing: what its sources sent after the silence is no more than that silence
+ *    should have held, plus one frame in flight, and the silence lasted at most PAUSE_TICKS.
+ *    Coming back with more (an answer sent ahead), or later, is a pause: nothing is given back.
+ * 3. A source that streams in real time (it pushed between at least EVIDENCE_TICKS - 5 of the last
  *    EVIDENCE_TICKS ticks, no more than one frame per tick in all) but whose every frame had to
- *    wait for a tick (the pacer's tokens were spent by an earlier burst, say its first frames, or
- *    a stall whose cost was not owed) gets one token once a second, until its frames go as they
- *    come again. A source that sent ahead (a sentence at once) pushes more than that, or does not
- *    stream: it is never hurried.
+ *    wait for a tick (its backlog outlived what rule 2 gave back, or an early burst spent the
+ *    bucket) gets one token a second, until its frames go as they come again. A source that sent
+ *    ahead (a sentence at once) pushes more than that, or does not stream: it is never hurried.
  */
 export class CatchUp {
-  private owed = 0;
   /** Ticks since the call's sources last pushed, and the silence before their latest pushes with what those brought. */
   private sincePush = 0;
   private silence = 0;
@@ -40,19 +33,11 @@ export class CatchUp {
   private dry = 0;
   private lostTokens = 0;
   private playing = false;
-  private leastLeft = Number.POSITIVE_INFINITY;
+  /** Rule 3, over the current window: ticks, ticks that found a whole frame waiting, ticks after a push, bytes pushed. */
   private windowTicks = 0;
-  private allowed = 0;
-  /** Rule 4, over the current window: ticks that found a whole frame waiting, ticks after a push, bytes pushed. */
   private waitedTicks = 0;
   private pushTicks = 0;
   private windowBytes = 0;
-  private paceToken = false;
-
-  /** Frames owed to the call (for tests and logs). */
-  get owedFrames(): number {
-    return this.owed;
-  }
 
   /** A source pushed `bytes` of audio. */
   pushed(bytes: number): void {
@@ -67,10 +52,11 @@ export class CatchUp {
   }
 
   /**
-   * At a tick, before it plays: whether a frame went out since the last tick, the bytes queued,
-   * and whether this tick's token is lost (the bucket is full and nothing is queued).
+   * At a tick, before it plays: whether a frame went out since the last tick, the bytes queued, and
+   * whether this tick's token is lost (the bucket is full and nothing is queued). Returns the tokens
+   * to give back now (rule 2).
    */
-  tick(playedSinceLastTick: boolean, queuedBytes: number, tokenLost: boolean): void {
+  tick(playedSinceLastTick: boolean, queuedBytes: number, tokenLost: boolean): number {
     this.sincePush += 1;
     if (queuedBytes >= FRAME_BYTES) this.waitedTicks += 1;
     if (!playedSinceLastTick && queuedBytes === 0) {
@@ -79,45 +65,29 @@ export class CatchUp {
         if (tokenLost) this.lostTokens += 1;
       }
       this.playing = false;
-      return;
+      return 0;
     }
-    if (this.dry > 0) {
-      const late = this.silence <= PAUSE_TICKS && this.sentSince <= (this.silence + 1) * FRAME_BYTES;
-      if (late) this.owed = Math.min(MAX_OWED_FRAMES, this.owed + this.lostTokens);
-      else this.owed = this.allowed = 0;
+    let back = 0;
+    if (this.dry > 0 && this.silence <= PAUSE_TICKS && this.sentSince <= (this.silence + 1) * FRAME_BYTES) {
+      back = Math.min(MAX_OWED_FRAMES, this.lostTokens);
     }
     this.dry = 0;
     this.lostTokens = 0;
     this.playing = true;
+    return back;
   }
 
-  /** After the tick's frames: the bytes still queued. True when the pacer gets one extra token now (it counts as given back). */
-  extraToken(queuedBytes: number): boolean {
-    this.leastLeft = Math.min(this.leastLeft, Math.floor(queuedBytes / FRAME_BYTES));
-    if (++this.windowTicks >= EVIDENCE_TICKS) {
-      this.allowed = this.leastLeft >= 1 ? Math.min(this.owed, this.leastLeft + 1) : 0;
-      this.paceToken =
-        this.allowed === 0 &&
-        this.waitedTicks >= EVIDENCE_TICKS && this.pushTicks >= EVIDENCE_TICKS - 5 && this.windowBytes <= (EVIDENCE_TICKS + 1) * FRAME_BYTES;
-      this.restartWindow();
-    }
-    if (this.paceToken) {
-      this.paceToken = false;
-      return true;
-    }
-    if (this.allowed === 0 || this.owed === 0) return false;
-    this.allowed -= 1;
-    this.owed -= 1;
-    // The window so far saw the longer queue: the next evidence starts after the catch-up.
+  /** After the tick's frames: true when the pacer gets one token now (rule 3). */
+  paceToken(): boolean {
+    if (++this.windowTicks < EVIDENCE_TICKS) return false;
+    const streaming = this.pushTicks >= EVIDENCE_TICKS - 5 && this.windowBytes <= (EVIDENCE_TICKS + 1) * FRAME_BYTES;
+    const give = streaming && this.waitedTicks >= EVIDENCE_TICKS;
     this.restartWindow();
-    return true;
+    return give;
   }
 
-  /** `clear`: what was queued is gone, and so is what was owed. */
+  /** `clear`: what was queued is gone, and so is what was lost. */
   reset(): void {
-    this.owed = 0;
-    this.allowed = 0;
-    this.paceToken = false;
     this.silence = 0;
     this.sentSince = 0;
     this.dry = 0;
@@ -128,7 +98,6 @@ export class CatchUp {
 
   private restartWindow(): void {
     this.windowTicks = 0;
-    this.leastLeft = Number.POSITIVE_INFINITY;
     this.waitedTicks = 0;
     this.pushTicks = 0;
     this.windowBytes = 0;

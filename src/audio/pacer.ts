@@ -21,9 +21,9 @@ const WHOLE = 1 - 1e-9;
  *    a frame that came in time, and one a little early does not leave a frame for the next.
  * 2. So a real-time source (an echo, a model streaming 20 ms chunks) is relayed as its frames come,
  *    and one that comes late by up to BURST_FRAMES - 1 ticks finds its tokens waiting: its queue
- *    does not grow. A longer lateness leaves a backlog; the frames the phone missed meanwhile are
- *    given back, one extra token per tick, by CatchUp (catch-up.ts), only for lateness, never
- *    after a pause.
+ *    does not grow. For a longer lateness, the tokens its silence lost are given back when it
+ *    comes back, up to 100 ms of them, by CatchUp (catch-up.ts): only for lateness, never after a
+ *    pause; what is left of a backlog after that goes a token a second.
  * 3. A faster-than-real-time source (speech synthesis sending a whole sentence at once) spends the
  *    bucket's few tokens at once and then plays at exactly one frame per tick: nothing of it is
  *    dropped, and only lateness is ever given back, so its lead is its own.
@@ -68,11 +68,11 @@ export class PlayoutPacer {
     this.firstTickAt ??= this.now();
     this.fill();
     const queued = this.buffer.pendingBytes();
-    this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
+    this.tokens += this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
     this.playedSinceTick = false;
     if (queued > 0 && this.tokens >= WHOLE) this.sendOne();
     this.sendWhole();
-    if (this.catchUp.extraToken(this.buffer.pendingBytes())) {
+    if (this.catchUp.paceToken()) {
       this.tokens = Math.min(BURST_FRAMES, this.tokens) + 1;
       this.sendWhole();
     }
