@@ -42,8 +42,7 @@ const GRACE_MS = 1500;
 
 export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  // WS_NO_BUFFER_UTIL=1 measures ws without the optional bufferutil (docs/performance.md).
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'WS_NO_BUFFER_UTIL']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key];
   return env;
 }
 
