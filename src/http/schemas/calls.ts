@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { DIALABLE_DESCRIPTION, normalizeDialable } from '../../calls/dialable.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
@@ -71,10 +72,24 @@ export const TranscriptLine = z
   .object({ role: z.enum(['caller', 'agent']), text: z.string(), at: DateTime })
   .openapi('TranscriptLine');
 
+/** `to` of a new call: at most 64 characters as sent (the spec's bound), dialled without its separators. */
+const DialableNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.callToMaxLength)
+  .transform((text, ctx) => {
+    const dialable = normalizeDialable(text);
+    if (dialable.ok) return dialable.number;
+    ctx.addIssue({ code: 'custom', message: dialable.problem });
+    return z.NEVER;
+  })
+  .openapi({ type: 'string', minLength: 1, maxLength: LIMITS.callToMaxLength, pattern: '^[0-9*#+,;\\s\\-\\u2010-\\u2015\\u2212./()]+$', description: DIALABLE_DESCRIPTION, example: '+49 151 1234 5678' });
+
 export const PlaceCall = z
   .object({
     deviceId: z.string().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
-    to: z.string().trim().min(1).max(LIMITS.callToMaxLength).openapi({ example: '+4915112345678' }),
+    to: DialableNumber,
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
     metadata: z
       .record(z.string(), z.unknown())
