@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { DIALABLE_DESCRIPTION, normalizeDialable } from '../../calls/dialable.js';
+import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
+import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
@@ -32,6 +33,16 @@ export const Call = z
     updatedAt: DateTime,
     answeredAt: DateTime.optional(),
     endedAt: DateTime.optional(),
+    endCause: z
+      .enum(END_CAUSES)
+      .optional()
+      .openapi({
+        description:
+          'why a final call ended: `local` (hung up on this line: through the API, the console or on the handset), `remote` (the other party hung up), ' +
+          '`busy`, `rejected` (declined), `missed` (nobody answered), `failed` (could not be placed or connected), `error`, `other`',
+        example: 'remote',
+      }),
+    endReason: z.string().optional().openapi({ description: 'the reason in words, when the phone or the gateway gave one', example: 'the phone stayed disconnected' }),
   })
   .openapi('Call');
 
@@ -107,6 +118,28 @@ export const CallListQuery = z.object({
   state: z.enum(CALL_STATES).optional(),
   direction: z.enum(DIRECTIONS).optional(),
   before: z.iso.datetime({ offset: true }).optional().openapi({ description: 'calls created before it; pass `nextBefore` of the previous page' }),
+  after: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'only calls created after it: with `before`, a date range; paging with `nextBefore` keeps it', example: '2026-11-20T00:00:00Z' }),
+  remoteNumber: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.callToMaxLength)
+    .transform((text, ctx) => {
+      const search = dialableSearch(text);
+      if (search !== null) return search;
+      ctx.addIssue({ code: 'custom', message: 'can hold only digits, +, *, #, the pauses , and ; and separators such as spaces' });
+      return z.NEVER;
+    })
+    .optional()
+    .openapi({
+      type: 'string',
+      maxLength: LIMITS.callToMaxLength,
+      description: 'only calls whose number contains these digits, separators ignored on both sides: `151 234` finds `+491512345678`',
+      example: '151 234',
+    }),
   limit: Limit,
 });
 
