@@ -31,6 +31,7 @@ export default defineConfig({
                   'test/platform/api-keys.test.ts',
                   'test/webhooks/routes.test.ts',
                   'test/webhooks/receivers.test.ts',
+                  'test/webhooks/log.test.ts',
                   'test/console/accounts.test.ts',
                   'test/console/users.test.ts',
                   'test/store/**/*.test.ts',
