@@ -34,6 +34,7 @@ export default defineConfig({
                   'test/webhooks/log.test.ts',
                   'test/console/accounts.test.ts',
                   'test/console/users.test.ts',
+                  'test/console/password-reset.test.ts',
                   'test/store/**/*.test.ts',
                 ],
                 env: { VG_TEST_DATABASE_URL: postgres },
