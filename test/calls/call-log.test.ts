@@ -31,7 +31,7 @@ describe('why a call ended: endCause and endReason', () => {
     const busy = await place('+4930111');
     expect(await callInState(g, busy, 'ended')).toMatchObject({ endCause: 'busy' });
 
-    sim.dial = { outcome: 'no-answer', ringMs: 10 };
+    sim.dial = { outcome: 'no-answer', ringMs: 10, failReason: 'no service' };
     const missed = await place('+4930222');
     expect(await callInState(g, missed, 'ended')).toMatchObject({ endCause: 'missed' });
 
@@ -39,7 +39,7 @@ describe('why a call ended: endCause and endReason', () => {
     const failed = await place('+4930333');
     expect(await callInState(g, failed, 'failed')).toMatchObject({ endCause: 'failed', endReason: 'no service' });
 
-    sim.dial = { outcome: 'answer', ringMs: 10 };
+    sim.dial = { outcome: 'answer', ringMs: 10, failReason: 'no service' };
     const hungUpHere = await place('+4930444');
     await callInState(g, hungUpHere, 'active');
     expect((await g.api('POST', `/v1/calls/${hungUpHere}/hangup`)).status).toBe(202);
