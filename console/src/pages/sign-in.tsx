@@ -54,7 +54,9 @@ export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; n
         </Button>
         {error && !fieldError?.issues.length && <ErrorText error={error} />}
       </form>
-      <p className="auth-footnote">Forgot the password? The gateway's owner can add you again under Users, or set ADMIN_EMAIL and ADMIN_PASSWORD on a fresh data directory.</p>
+      <p className="auth-footnote">
+        Forgot the password? Whoever runs the gateway can make you a one-time link on the server: <code>npx voice-gateway reset-password &lt;your email&gt;</code>.
+      </p>
     </AuthFrame>
   );
 }
@@ -145,6 +147,68 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
           <Button variant="ghost" onClick={() => window.location.reload()}>
             Go to sign-in
           </Button>
+        )}
+      </form>
+    </AuthFrame>
+  );
+}
+
+/** The page a password reset link opens (`voice-gateway reset-password <email>` prints it). */
+export function ResetPasswordPage({ token, onDone }: { token: string; onDone: (user: User) => void }) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (password !== confirm) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    setBusy(true);
+    setError(null);
+    api.resetPassword(token, password).then((r) => onDone(r.user), (err: ApiError) => {
+      setBusy(false);
+      setError(err);
+    });
+  };
+  return (
+    <AuthFrame title="Choose a new password" intro={<p>This link works once. The new password ends every session of the account; you are signed in with it.</p>}>
+      <form onSubmit={submit} noValidate className="stack">
+        <TextField
+          label="New password"
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          autoFocus
+          maxLength={LIMITS.passwordMaxLength}
+          hint={`At least ${LIMITS.passwordMinLength} characters.`}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error?.field('password')}
+        />
+        <TextField
+          label="Repeat the password"
+          type="password"
+          name="confirm-password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={mismatch ? 'The two passwords differ.' : undefined}
+        />
+        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+          Set the password and sign in
+        </Button>
+        {error?.field('token') ? (
+          <p className="error-text" role="alert">
+            This link has expired or was used already. Ask whoever runs the gateway for a new one (<code>npx voice-gateway reset-password &lt;email&gt;</code>).
+          </p>
+        ) : (
+          error && !error.issues.length && <ErrorText error={error} />
         )}
       </form>
     </AuthFrame>
