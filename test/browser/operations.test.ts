@@ -114,7 +114,7 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
     await addresses.getByText('✓ Saved').waitFor();
     expect(await source('Documentation URL').textContent()).toBe('Set in the console; cleared, it falls back to DOCS_URL or the default.');
     expect(await page.getByRole('link', { name: 'Documentation ↗' }).getAttribute('href')).toBe('https://docs.example.com/line');
-    await screenshot(page, 'settings', { fullPage: true });
+    await screenshot(page, 'settings-sources', { fullPage: true });
   });
 
   it('finds failed webhook attempts on the server, pages through the log and sends a delivery again', async () => {
