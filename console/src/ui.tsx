@@ -365,3 +365,29 @@ export function useNow(intervalMs = 1000): number {
   }, [intervalMs]);
   return now;
 }
+
+/**
+ * "Newer" and "Older" over the API's `before`/`nextBefore` cursor. `go(before)` shows the page of
+ * rows older than `before` (undefined: the newest). It remembers the cursors of the pages passed, so
+ * "Newer" steps back; give it a `key` that changes with the filters to start over.
+ */
+export function Pager<C extends string | number>({ label, before, nextBefore, go }: { label: string; before: C | undefined; nextBefore: C | null; go: (before: C | undefined) => void }) {
+  const history = useRef<Array<C | undefined>>([]);
+  if (before === undefined && nextBefore === null) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <Button disabled={before === undefined} onClick={() => go(history.current.pop())}>
+        ← Newer
+      </Button>
+      <Button
+        disabled={nextBefore === null}
+        onClick={() => {
+          history.current.push(before);
+          go(nextBefore ?? undefined);
+        }}
+      >
+        Older →
+      </Button>
+    </nav>
+  );
+}

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './database.js';
+import type { WebhookDeliveriesTable } from './schema.js';
 
 export interface WebhookJobRow {
   id: number;
@@ -48,20 +50,8 @@ const JOB_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'body', 'attem
 const DELIVERY_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'attempt', 'ok', 'status_code', 'error', 'duration_ms', 'at', 'retry_of'] as const;
 
 type JobRecord = { id: number; call_id: string; event_id: string; event: string; url: string; body: string; attempt: number; due_at: string; retry_of: number | null };
-type DeliveryRecord = {
-  id: number;
-  call_id: string;
-  event_id: string;
-  event: string;
-  url: string;
-  attempt: number;
-  ok: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  at: string;
-  retry_of: number | null;
-};
+/** A delivery row as selected for the log (without the body it sent). */
+type DeliveryRecord = Omit<Selectable<WebhookDeliveriesTable>, 'body'>;
 
 const toDelivery = (r: DeliveryRecord): WebhookDeliveryRow => ({
   id: Number(r.id),

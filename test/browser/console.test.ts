@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { expectText, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
+import { consoleContext, expectText, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -28,8 +28,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
 
   beforeAll(async () => {
     [g, browser] = await Promise.all([startTestGateway({ env: { PUBLIC_URL: 'https://gateway.example.com' }, timings: { pingIntervalMs: 1000 } }), launchBrowser()]);
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    context.setDefaultTimeout(8000);
+    context = await consoleContext(browser);
     page = await context.newPage();
     errors = watchErrors(page);
   }, 30_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import { pairedPhone, setupOwner } from '../console/support.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { browserRecord, expectText, installRecorders, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
+import { browserRecord, consoleContext, expectText, installRecorders, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
 
 // What the page.evaluate callbacks touch in the browser (this project's types are Node's, not the DOM's).
 declare const document: {
@@ -36,11 +36,8 @@ describe.skipIf(skipBrowser)('calls in the console, like a phone', () => {
     [g, browser] = await Promise.all([startTestGateway({ env: { PUBLIC_URL: 'https://gateway.example.com' } }), launchBrowser()]);
     const cookie = await setupOwner(g);
     phone = await pairedPhone(g, { name: 'Pixel 8', dial: { outcome: 'manual' }, audio: { kind: 'tone', frequency: 440 } });
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    context.setDefaultTimeout(8000);
+    context = await consoleContext(browser, { url: g.url, cookie });
     await installRecorders(context);
-    const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: g.url }]);
     page = await context.newPage();
     errors = watchErrors(page);
   }, 30_000);

@@ -7,7 +7,7 @@ import { consoleClient, cookieOf, pairedPhone } from '../console/support.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { databaseFor, TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { WebhookReceiver } from '../helpers/phones.js';
-import { expectText, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
+import { consoleContext, expectText, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
 
 declare const document: { activeElement: { textContent: string | null; tagName: string } | null };
 
@@ -41,8 +41,7 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
     ]);
     demo = await startDemo(g, () => undefined);
     phone = await pairedPhone(g, { name: 'Pixel 8', health: { battery: 64, charging: true, network: 'wifi', signal: 4, carrier: 'Telekom' } });
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    context.setDefaultTimeout(8000);
+    context = await consoleContext(browser);
     await context.routeWebSocket(/\/v1\/live$/, (ws) => {
       if (liveDown) return ws.close({ code: 1006, reason: 'network down' });
       ws.connectToServer();
@@ -188,10 +187,8 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
     expect((await g.api('POST', '/v1/users', MEMBER)).status).toBe(201);
     expect((await g.api('POST', '/v1/api-keys', { name: 'CRM integration' })).status).toBe(201);
     const login = await consoleClient(g)('POST', '/v1/auth/login', MEMBER);
-    const member = await browser.newContext({ viewport: { width: 1280, height: 840 } });
+    const member = await consoleContext(browser, { url: g.url, cookie: cookieOf(login) });
     try {
-      const [name, value] = cookieOf(login).split('=') as [string, string];
-      await member.addCookies([{ name, value, url: g.url }]);
       const p = await member.newPage();
       await p.goto(`${g.url}/api-keys`);
       await p.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -216,7 +213,7 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
     expect(code, out.join('\n')).toBe(0);
     const link = /https?:\/\/\S+?(\/reset-password\?token=\S+)/.exec(out.join('\n'))![1]!;
 
-    const fresh = await browser.newContext({ viewport: { width: 1280, height: 840 } });
+    const fresh = await consoleContext(browser);
     try {
       const p = await fresh.newPage();
       await p.goto(`${g.url}${link}`);

@@ -106,3 +106,14 @@ export async function installRecorders(context: BrowserContext): Promise<void> {
 export function browserRecord(page: Page): Promise<BrowserRecord> {
   return page.evaluate('window.__vgRecord') as Promise<BrowserRecord>;
 }
+
+/** A browser context as the tests use the console: a desktop window in Berlin, 8 s for every wait, signed in with `cookie` when given. */
+export async function consoleContext(browser: Browser, options: { url?: string; cookie?: string } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 840 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  context.setDefaultTimeout(8000);
+  if (options.cookie && options.url) {
+    const [name, value] = options.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: options.url }]);
+  }
+  return context;
+}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { dialableSearch } from '../../../src/calls/dialable.js';
 import { api } from '../api';
 import { useDevices } from '../context';
@@ -8,7 +8,7 @@ import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { CALL_STATES, FINAL_STATES, type Call } from '../types';
-import { Button, Empty, ErrorText, Loading, PageHeader, SelectField, StateBadge, TextField, useLoad, useNow } from '../ui';
+import { Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, StateBadge, TextField, useLoad, useNow } from '../ui';
 
 const PAGE_SIZE = LIMITS.pageLimitDefault;
 
@@ -46,8 +46,6 @@ export function CallsPage() {
   const [numberInput, setNumberInput] = useState(filters.number ?? '');
   const [numberError, setNumberError] = useState<string | undefined>();
   const [flash, setFlash] = useState<Record<string, number>>({});
-  /** Cursors of the pages before this one, so "Newer" can step back. */
-  const history = useRef<Array<string | undefined>>([]);
   const now = useNow(1000);
 
   const matches = (call: Call) =>
@@ -79,7 +77,6 @@ export function CallsPage() {
   }, [flash]);
 
   const setFilter = (name: string, value: string) => {
-    history.current = [];
     navigate(withQuery('/calls', { ...filters, [name]: value || undefined }), { replace: true });
   };
   const filtered = Boolean(filters.deviceId || filters.state || filters.direction || filters.number || filters.from || filters.to);
@@ -217,27 +214,14 @@ export function CallsPage() {
         </div>
       )}
 
-      {data && (before || data.nextBefore) && (
-        <nav className="pager" aria-label="Pages of calls">
-          <Button
-            disabled={!before}
-            onClick={() => {
-              const previous = history.current.pop();
-              navigate(withQuery('/calls', { ...filters, before: previous }));
-            }}
-          >
-            ← Newer
-          </Button>
-          <Button
-            disabled={!data.nextBefore}
-            onClick={() => {
-              history.current.push(before);
-              navigate(withQuery('/calls', { ...filters, before: data.nextBefore }));
-            }}
-          >
-            Older →
-          </Button>
-        </nav>
+      {data && (
+        <Pager
+          key={JSON.stringify(filters)}
+          label="Pages of calls"
+          before={before}
+          nextBefore={data.nextBefore}
+          go={(cursor) => navigate(withQuery('/calls', { ...filters, before: cursor }))}
+        />
       )}
     </>
   );

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, type DeliveryFilters } from '../api';
 import { useSettings } from '../context';
 import { clockTime, eventLabel, fullTime } from '../format';
@@ -7,7 +7,7 @@ import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { EVENT_NAMES, type WebhookDelivery } from '../types';
-import { Badge, Button, Empty, ErrorText, Loading, PageHeader, SelectField, TextField, useLoad } from '../ui';
+import { Badge, Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, TextField, useLoad } from '../ui';
 
 /** The log's filters as the URL keeps them; `result` is the API's `ok` in words. */
 function filtersOf(query: URLSearchParams) {
@@ -36,8 +36,6 @@ export function WebhooksPage() {
   const { data, error, setData, reload, loading } = useLoad(() => api.deliveries(request), [key]);
   const { settings } = useSettings();
   const [callInput, setCallInput] = useState(f.callId);
-  /** Cursors of the pages before this one, so "Newer" can step back. */
-  const history = useRef<Array<number | undefined>>([]);
 
   const matches = (d: WebhookDelivery) => (!request.callId || d.callId === request.callId) && (!request.event || d.event === request.event) && (!request.ok || String(d.ok) === request.ok);
   useLive((m) => {
@@ -51,7 +49,6 @@ export function WebhooksPage() {
   }, reload);
 
   const go = (params: Record<string, string | undefined>, keepPage = false) => {
-    if (!keepPage) history.current = [];
     const next = { callId: f.callId, event: f.event, result: f.result, limit: f.limit === LIMITS.pageLimitDefault ? undefined : String(f.limit), ...(keepPage ? {} : { before: undefined }), ...params };
     navigate(withQuery('/webhooks', next), { replace: !('before' in params) });
   };
@@ -111,7 +108,6 @@ export function WebhooksPage() {
             className="filters-clear"
             onClick={() => {
               setCallInput('');
-              history.current = [];
               navigate('/webhooks', { replace: true });
             }}
           >
@@ -152,21 +148,14 @@ export function WebhooksPage() {
           </table>
         </div>
       )}
-      {data && (f.before || data.nextBefore) && (
-        <nav className="pager" aria-label="Pages of deliveries">
-          <Button disabled={!f.before} onClick={() => go({ before: history.current.pop()?.toString() }, true)}>
-            ← Newer
-          </Button>
-          <Button
-            disabled={!data.nextBefore}
-            onClick={() => {
-              history.current.push(f.before);
-              go({ before: String(data.nextBefore) }, true);
-            }}
-          >
-            Older →
-          </Button>
-        </nav>
+      {data && (
+        <Pager
+          key={JSON.stringify({ ...request, before: undefined })}
+          label="Pages of deliveries"
+          before={f.before}
+          nextBefore={data.nextBefore}
+          go={(cursor) => go({ before: cursor?.toString() }, true)}
+        />
       )}
     </>
   );

@@ -83,19 +83,34 @@ export const TranscriptLine = z
   .object({ role: z.enum(['caller', 'agent']), text: z.string(), at: DateTime })
   .openapi('TranscriptLine');
 
-/** `to` of a new call: at most 64 characters as sent (the spec's bound), dialled without its separators. */
-const DialableNumber = z
-  .string()
-  .trim()
-  .min(1)
-  .max(LIMITS.callToMaxLength)
-  .transform((text, ctx) => {
-    const dialable = normalizeDialable(text);
-    if (dialable.ok) return dialable.number;
-    ctx.addIssue({ code: 'custom', message: dialable.problem });
-    return z.NEVER;
-  })
-  .openapi({ type: 'string', minLength: 1, maxLength: LIMITS.callToMaxLength, pattern: '^[0-9*#+,;\\s\\-\\u2010-\\u2015\\u2212./()]+$', description: DIALABLE_DESCRIPTION, example: '+49 151 1234 5678' });
+/**
+ * A phone number as people type it, at most 64 characters as sent (the spec's bound on `to`),
+ * turned into its dialable form by `parse`, or refused with the problem `parse` names.
+ */
+const numberText = (parse: (text: string) => { ok: true; number: string } | { ok: false; problem: string }) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.callToMaxLength)
+    .transform((text, ctx) => {
+      const parsed = parse(text);
+      if (parsed.ok) return parsed.number;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    });
+
+/** `to` of a new call, dialled without its separators. */
+const DialableNumber = numberText(normalizeDialable).openapi({
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.callToMaxLength,
+  pattern: '^[0-9*#+,;\\s\\-\\u2010-\\u2015\\u2212./()]+$',
+  description: DIALABLE_DESCRIPTION,
+  example: '+49 151 1234 5678',
+});
+
+const SEARCH_PROBLEM = 'can hold only digits, +, *, #, the pauses , and ; and separators such as spaces';
 
 export const PlaceCall = z
   .object({
@@ -122,17 +137,10 @@ export const CallListQuery = z.object({
     .datetime({ offset: true })
     .optional()
     .openapi({ description: 'only calls created after it: with `before`, a date range; paging with `nextBefore` keeps it', example: '2026-11-20T00:00:00Z' }),
-  remoteNumber: z
-    .string()
-    .trim()
-    .min(1)
-    .max(LIMITS.callToMaxLength)
-    .transform((text, ctx) => {
-      const search = dialableSearch(text);
-      if (search !== null) return search;
-      ctx.addIssue({ code: 'custom', message: 'can hold only digits, +, *, #, the pauses , and ; and separators such as spaces' });
-      return z.NEVER;
-    })
+  remoteNumber: numberText((text) => {
+    const number = dialableSearch(text);
+    return number === null ? { ok: false, problem: SEARCH_PROBLEM } : { ok: true, number };
+  })
     .optional()
     .openapi({
       type: 'string',
