@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { GatewayError, notFound } from '../errors.js';
 import { performance } from 'node:perf_hooks';
+import { GatewayError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import { OutboundPolicy } from '../outbound/index.js';
