@@ -20,7 +20,7 @@ import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
 import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
-import { SessionsRepo, UsersRepo } from './store/index.js';
+import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
 
@@ -154,6 +154,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const accounts = new AccountService({
     users: new UsersRepo(store.db),
     sessions: new SessionsRepo(store.db),
+    resets: new PasswordResetsRepo(store.db),
     log,
     setupToken: new SetupToken(config.dataDir),
     isApiKey: async (key) => (await apiKeys.verify(key)) !== null,

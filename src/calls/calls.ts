@@ -6,6 +6,7 @@ import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, Pho
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, normalizeTimestamp } from './created-at.js';
+import { endOf } from './end-cause.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
 
@@ -104,7 +105,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   async list(query: CallQuery): Promise<{ calls: Call[]; nextBefore: string | null }> {
     const before = query.before ? normalizeTimestamp(query.before) : undefined;
-    const rows = await this.o.repo.list({ ...query, before, limit: query.limit + 1 });
+    const after = query.after ? normalizeTimestamp(query.after) : undefined;
+    const rows = await this.o.repo.list({ ...query, before, after, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
     return { calls: page.map(presentCall), nextBefore: more ? (page[page.length - 1]?.created_at ?? null) : null };
@@ -151,6 +153,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
         updated_at: createdAt,
         answered_at: null,
         ended_at: null,
+        end_cause: null,
+        end_reason: null,
       };
       await this.o.repo.insert(row);
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
@@ -334,6 +338,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       updated_at: createdAt,
       answered_at: null,
       ended_at: null,
+      end_cause: null,
+      end_reason: null,
     };
   }
 
@@ -377,6 +383,8 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);
+    const ends = isFinal(next.state) && !isFinal(row.state);
+    const end = ends ? endOf(event, payload) : null;
     const updated: CallRow = {
       ...row,
       state: next.state,
@@ -384,11 +392,11 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       ended_at: next.endedAt,
       native_call_id: row.native_call_id ?? nativeCallId,
       updated_at: receivedAt,
+      ...(end ? { end_cause: end.cause, end_reason: end.reason } : {}),
     };
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
-    const ends = isFinal(updated.state) && !isFinal(row.state);
     const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
     let webhook: StoredWebhookJob | undefined;
     await this.o.repo.transaction(async (tx) => {
@@ -397,7 +405,19 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
         { device_id: row.device_id, event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
       );
-      await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);
+      await this.o.repo.update(
+        row.id,
+        {
+          state: updated.state,
+          answered_at: updated.answered_at,
+          ended_at: updated.ended_at,
+          native_call_id: updated.native_call_id,
+          updated_at: receivedAt,
+          end_cause: updated.end_cause,
+          end_reason: updated.end_reason,
+        },
+        tx,
+      );
       if (url) webhook = await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call, ...extras } }, tx);
     });
     if (webhook) this.o.webhooks.release(webhook);

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
 import { CREDENTIALS_REFUSED, parseCidrList, withoutCredentials, type CidrRange } from '../outbound/index.js';
+import { installPlainMessages } from '../validation-messages.js';
+
+installPlainMessages();
 
 /** Parses durations such as `5s,30s,2m` or `50ms`; a bare number is milliseconds. */
 export function parseDurationList(text: string): number[] {

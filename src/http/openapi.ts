@@ -4,7 +4,7 @@ export const ErrorBody = z
   .object({
     error: z.object({
       code: z.string().openapi({ example: 'VALIDATION_ERROR' }),
-      message: z.string().openapi({ example: 'body.to: Too big: expected string to have <=64 characters' }),
+      message: z.string().openapi({ example: 'body.to: must be at most 64 characters' }),
       issues: z
         .array(z.object({ path: z.string().openapi({ example: 'body.to' }), message: z.string(), code: z.string().optional() }))
         .optional(),

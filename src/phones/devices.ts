@@ -93,6 +93,12 @@ export class DeviceService {
     return this.repo.get(id).then(Boolean);
   }
 
+  async rename(id: string, name: string): Promise<Device> {
+    if (!(await this.repo.get(id))) throw notFound('Phone');
+    await this.repo.update(id, { name });
+    return this.get(id);
+  }
+
   async remove(id: string): Promise<void> {
     if (!(await this.repo.delete(id))) throw notFound('Phone');
   }

@@ -1,20 +1,50 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, type ApiError, type SettingsPatch } from '../api';
+import { useSettings } from '../context';
 import type { SecretInfo, Settings } from '../types';
-import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField, useLoad } from '../ui';
+import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField } from '../ui';
+import { BrowserCard } from './browser-settings';
 
 type PlainKey = 'publicUrl' | 'webhookUrl' | 'docsUrl' | 'incomingStreamUrl' | 'incomingStreamFormat' | 'assistantModel';
 
+/** The environment variable behind each plain setting (README, Configuration). */
+const ENV_NAMES: Record<PlainKey, string> = {
+  publicUrl: 'PUBLIC_URL',
+  webhookUrl: 'WEBHOOK_URL',
+  docsUrl: 'DOCS_URL',
+  incomingStreamUrl: 'INCOMING_STREAM_URL',
+  incomingStreamFormat: 'INCOMING_STREAM_FORMAT',
+  assistantModel: 'ASSISTANT_MODEL',
+};
+/** What the gateway does when neither the console nor the environment sets a value. */
+const DEFAULTS: Partial<Record<PlainKey, string>> = { incomingStreamFormat: 'raw', assistantModel: 'gpt-realtime' };
+
+/** Where the saved value of a setting comes from, in words. */
+function Source({ settings, field }: { settings: Settings; field: PlainKey }) {
+  const source = settings.sources[field];
+  const text =
+    source === 'console'
+      ? `Set in the console; cleared, it falls back to ${ENV_NAMES[field]} or the default.`
+      : source === 'env'
+        ? `From the environment (${ENV_NAMES[field]}).`
+        : DEFAULTS[field]
+          ? `Not set: the gateway's default, ${DEFAULTS[field]}, applies.`
+          : 'Not set.';
+  return (
+    <span className={`source source-${source}`} data-source={source}>
+      {text}
+    </span>
+  );
+}
+
 export function SettingsPage() {
-  const { data, error, setData } = useLoad(() => api.settings(), []);
+  const { settings, error, setSettings } = useSettings();
   useEffect(() => {
-    if (!data || !window.location.hash) return;
+    if (!settings || !window.location.hash) return;
     document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
-  }, [data]);
-  if (error) return <ErrorText error={error} />;
-  if (!data) return <Loading />;
-  const settings = data.settings;
-  const saved = (s: Settings) => setData({ settings: s });
+  }, [settings]);
+  if (!settings) return error ? <ErrorText error={error} /> : <Loading />;
+  const saved = (s: Settings) => setSettings(s);
   return (
     <>
       <PageHeader title="Settings" description="Saved here, a setting wins over the server's environment; cleared, it falls back to it." />
@@ -58,6 +88,7 @@ export function SettingsPage() {
           />
         </Section>
         <WebhookSecretCard info={settings.webhookSecret} onSaved={saved} />
+        <BrowserCard />
       </div>
     </>
   );
@@ -102,7 +133,7 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
       <form onSubmit={submit} className="stack" noValidate aria-label={title}>
         {fields.map((f) =>
           f.options ? (
-            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} hint={f.hint} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
+            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} hint={<Hint text={f.hint} settings={settings} field={f.key} />} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
               {f.options.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -115,7 +146,7 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
               label={f.label}
               name={f.key}
               placeholder={f.placeholder}
-              hint={f.hint}
+              hint={<Hint text={f.hint} settings={settings} field={f.key} />}
               value={form[f.key]}
               error={error?.field(f.key)}
               onChange={(e) => {
@@ -139,6 +170,15 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
       </form>
       {children}
     </Card>
+  );
+}
+
+function Hint({ text, settings, field }: { text: string | undefined; settings: Settings; field: PlainKey }) {
+  return (
+    <>
+      {text && <>{text} </>}
+      <Source settings={settings} field={field} />
+    </>
   );
 }
 

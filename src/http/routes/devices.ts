@@ -3,11 +3,12 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { GatewayError } from '../../errors.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
-import { Device, DeviceIdParam, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
+import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
 import type { HttpServices } from '../services.js';
 
 export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
-  const { devices, hub, calls, settings, pairingLimiter } = services;
+  const { devices, hub, calls, settings, pairingLimiter, live } = services;
+  const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
 
   app.openapi(
     createRoute({
@@ -27,9 +28,27 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       tags: ['Phones'],
       summary: 'One phone',
       request: { params: DeviceIdParam },
-      responses: { 200: jsonContent(z.object({ device: Device }).openapi('DeviceResponse'), 'The phone'), ...errorResponses(401, 404) },
+      responses: { 200: jsonContent(DeviceResponse, 'The phone'), ...errorResponses(401, 404) },
     }),
     async (c) => c.json({ device: await devices.get(c.req.valid('param').deviceId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/v1/devices/{deviceId}',
+      tags: ['Phones'],
+      summary: 'Rename a phone',
+      request: { params: DeviceIdParam, body: jsonBody(DeviceUpdate) },
+      responses: { 200: jsonContent(DeviceResponse, 'The phone after the change'), ...errorResponses(400, 401, 404, 413) },
+    }),
+    async (c) => {
+      const { deviceId } = c.req.valid('param');
+      const device = await devices.rename(deviceId, c.req.valid('json').name);
+      services.log.info({ deviceId }, 'phone renamed');
+      live.publish({ type: 'device', deviceId, device });
+      return c.json({ device }, 200);
+    },
   );
 
   app.openapi(

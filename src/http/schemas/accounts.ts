@@ -40,6 +40,17 @@ export const OwnerSetup = NewAccount.extend({
     }),
 }).openapi('OwnerSetup');
 
+export const PasswordReset = z
+  .object({
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ description: 'the token of the one-time link that `voice-gateway reset-password <email>` printed', example: 'vgreset_Qm9u…' }),
+    password: Password,
+  })
+  .openapi('PasswordReset');
+
 export const UserResponse = z.object({ user: User }).openapi('UserResponse');
 export const Me = z
   .object({

@@ -14,6 +14,7 @@ export const AssistantMessage = z
     callbackNumber: z.string().openapi({ description: 'the number the caller gave, else the number they called from' }),
     urgency: z.enum(URGENCIES),
     takenAt: DateTime,
+    readAt: DateTime.nullable().openapi({ description: 'when someone marked it read (`PATCH /v1/agent/messages/{callId}`); null while unread' }),
   })
   .openapi('AssistantMessage');
 
@@ -43,3 +44,9 @@ export const AssistantSettingsResponse = z.object({ settings: AssistantSettings 
 export const AssistantMessageList = z.object({ messages: z.array(AssistantMessage) }).openapi('AssistantMessageList');
 
 export const AssistantMessagesQuery = z.object({ limit: Limit });
+
+export const AssistantMessageUpdate = z
+  .strictObject({ read: z.boolean().openapi({ description: 'true marks the message read for everyone, false unread again' }) })
+  .openapi('AssistantMessageUpdate');
+
+export const AssistantMessageResponse = z.object({ message: AssistantMessage }).openapi('AssistantMessageResponse');

@@ -1,6 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../limits.js';
 import { CREDENTIALS_REFUSED, withoutCredentials } from '../../outbound/url.js';
+import { installPlainMessages } from '../../validation-messages.js';
+
+// Every schema of the API imports this module: from here on, issues read in plain words.
+installPlainMessages();
 
 export const HttpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })

@@ -40,4 +40,8 @@ export const PhonePair = z
 
 export const PhoneCredentials = z.object({ deviceId: z.string(), deviceToken: z.string() }).openapi('PhoneCredentials');
 
+export const DeviceUpdate = z
+  .strictObject({ name: z.string().trim().min(1).max(120).openapi({ description: 'how the console and the API name the phone', example: 'Front desk' }) })
+  .openapi('DeviceUpdate');
+
 export const DeviceIdParam = z.object({ deviceId: z.string().min(1).openapi({ param: { name: 'deviceId', in: 'path' } }) });

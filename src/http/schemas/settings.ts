@@ -11,6 +11,10 @@ export const SecretInfo = z
   })
   .openapi('SecretInfo');
 
+const ValueSource = z.enum(['console', 'env', 'default']).openapi('SettingSource', {
+  description: '`console`: saved through PUT /v1/settings (or the console); `env`: the environment variable; `default`: neither (the gateway\'s default)',
+});
+
 export const Settings = z
   .object({
     publicUrl: z.string().nullable().openapi({ description: 'address the phone uses to reach the server' }),
@@ -21,6 +25,16 @@ export const Settings = z
     assistantModel: z.string().nullable(),
     assistantApiKey: SecretInfo,
     webhookSecret: SecretInfo,
+    sources: z
+      .object({
+        publicUrl: ValueSource,
+        webhookUrl: ValueSource,
+        docsUrl: ValueSource,
+        incomingStreamUrl: ValueSource,
+        incomingStreamFormat: ValueSource,
+        assistantModel: ValueSource,
+      })
+      .openapi({ description: 'where each value above comes from; the secrets say it in their own `source`' }),
   })
   .openapi('Settings');
 
