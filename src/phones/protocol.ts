@@ -55,9 +55,15 @@ const Ack = z.object({
   error: z.object({ code: z.string().min(1).max(64), message: z.string().max(1000).optional() }).optional(),
 });
 
+/**
+ * The phone names its events (UUIDs, in the app and the simulator); the name becomes the webhook-id
+ * header of every delivery, so it is held to characters any header, URL or log carries as they are.
+ */
+export const EVENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
 const Event = z.object({
   type: z.literal('event'),
-  eventId: z.string().min(1).max(64),
+  eventId: z.string().regex(EVENT_ID, 'must be 1 to 64 letters, digits or . _ : - (a UUID, say)'),
   event: z.enum(EVENT_NAMES),
   nativeCallId: z.string().min(1).max(200),
   callId: z.string().max(64).nullable().optional(),

@@ -324,6 +324,12 @@ export class WebhookDispatcher {
 
   private launch(job: QueuedJob): void {
     const done = this.attempt(job)
+      .catch((err: unknown) => {
+        // A bug, not a receiver's failure: the job leaves the queue (it stays stored, so the next
+        // start tries it again), its lane goes on, and the process stays up.
+        this.log.error({ err, callId: job.callId }, 'webhook attempt failed unexpectedly; the job waits for the next start');
+        return null;
+      })
       .then((next) => {
         this.queue.finish(job.id, next);
         if (next === null && job.content) this.cachedBytes -= job.content.body.length;
