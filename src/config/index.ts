@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
-import { CREDENTIALS_REFUSED, parseCidrList, withoutCredentials, type CidrRange } from '../outbound/index.js';
+import { CREDENTIALS_REFUSED, FRAGMENT_REFUSED, parseCidrList, withoutCredentials, withoutFragment, type CidrRange } from '../outbound/index.js';
 import { installPlainMessages } from '../validation-messages.js';
 
 installPlainMessages();
@@ -34,7 +34,10 @@ const secretKey = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
-const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
+const wsUrl = z
+  .url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' })
+  .refine(withoutCredentials, CREDENTIALS_REFUSED)
+  .refine(withoutFragment, FRAGMENT_REFUSED);
 const cidrList = z.string().transform((text, ctx) => {
   try {
     return parseCidrList(text);

@@ -12,3 +12,8 @@ export function withoutCredentials(url: string): boolean {
   const { username, password } = new URL(url);
   return username === '' && password === '';
 }
+
+/** A WebSocket URL has no fragment (RFC 6455); `ws` refuses one when it dials, so it is refused where it is configured. */
+export const FRAGMENT_REFUSED = 'must not contain a #fragment (a WebSocket URL has none)';
+
+export const withoutFragment = (url: string): boolean => !url.includes('#');
