@@ -177,7 +177,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     accounts,
     live,
     appApkPath,
-    sessionPrincipal: sessionPrincipalResolver(accounts, () => settings.publicUrl()),
+    sessionPrincipal: sessionPrincipalResolver(accounts, config.publicUrl),
     metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
   };
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });

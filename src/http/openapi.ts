@@ -15,7 +15,7 @@ export const ErrorBody = z
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the request did not validate or the body is not JSON',
   401: 'UNAUTHORIZED: missing or invalid API key or session',
-  403: 'FORBIDDEN: the console user may not do this (only the owner manages users)',
+  403: 'FORBIDDEN: the console user may not do this (only the owner manages users, API keys and settings)',
   404: 'NOT_FOUND: the named resource or route does not exist',
   409: 'A conflict: DEVICE_OFFLINE, DEVICE_BUSY, INVALID_STATE or a code the phone gave',
   413: 'PAYLOAD_TOO_LARGE: the body is over 1 MiB',
