@@ -216,9 +216,9 @@ export class AccountService {
     return { user: present(row), token, expiresAt };
   }
 
-  /** Redeems a reset link: the new password applies, every session and link of the account ends. */
+  /** Redeems a reset link (used up before the slow hash, so it works once): the new password applies, every session and link of the account ends. */
   async redeemPasswordReset(token: string, password: string): Promise<User> {
-    const userId = token.length <= 200 ? await this.o.resets.userOf(sha256(token.trim()).toString('hex'), this.iso()) : undefined;
+    const userId = token.length <= 200 ? await this.o.resets.consume(sha256(token.trim()).toString('hex'), this.iso()) : undefined;
     const row = userId ? await this.o.users.byId(userId) : undefined;
     if (!row) {
       throw new GatewayError('UNAUTHORIZED', 'This password reset link has expired or was used already; ask for a new one', {

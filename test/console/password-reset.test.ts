@@ -75,6 +75,21 @@ describe('voice-gateway reset-password <email>', () => {
     expect((await console('POST', '/v1/auth/password-reset', { token: tokenOf(second.out), password: NEW_PASSWORD })).status).toBe(200);
   });
 
+  it('lets a link work once, even when it is redeemed several times at once', async () => {
+    const g = await t.gateway();
+    await setupOwner(g);
+    const token = tokenOf((await run([OWNER.email], await gatewayEnv(g))).out);
+    const console = consoleClient(g);
+    const passwords = Array.from({ length: 6 }, (_, i) => `parallel password ${i}`);
+    const answers = await Promise.all(passwords.map((password) => console('POST', '/v1/auth/password-reset', { token, password })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+    const winner = passwords[answers.findIndex((a) => a.status === 200)]!;
+    for (const password of passwords) {
+      const login = await console('POST', '/v1/auth/login', { email: OWNER.email, password });
+      expect(login.status, password).toBe(password === winner ? 200 : 401);
+    }
+  });
+
   it('sets the password at once with --password, and says so when the account or the arguments are wrong', async () => {
     const g = await t.gateway();
     const session = await setupOwner(g);
