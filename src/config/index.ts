@@ -65,7 +65,9 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._~+/=-]{16,}$/, 'must be at least 16 characters, each a letter, a digit or one of - . _ ~ + / = (it is sent as a Bearer token)')
     .optional(),
-  PUBLIC_URL: httpUrl.optional(),
+  PUBLIC_URL: httpUrl
+    .refine((url) => encodeURIComponent(url).length <= LIMITS.publicUrlEncodedMaxLength, `must be at most ${LIMITS.publicUrlEncodedMaxLength} characters once URL-encoded (it goes into QR codes)`)
+    .optional(),
   WEBHOOK_URL: httpUrl.optional(),
   DOCS_URL: httpUrl.optional(),
   INCOMING_STREAM_URL: wsUrl.optional(),
