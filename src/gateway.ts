@@ -80,7 +80,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
   const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
   for (const warning of box.warnings) log.warn(warning);
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log });
   const { settings, resealed } = await SettingsService.open(new SettingsRepo(store.db), box, config).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -177,6 +177,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     accounts,
     live,
     appApkPath,
+    ready: () => store.ping(),
     sessionPrincipal: sessionPrincipalResolver(accounts, config.publicUrl),
     metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
   };

@@ -42,7 +42,7 @@ export async function resetPassword(args: string[], env: NodeJS.ProcessEnv, io: 
     }
     throw err;
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: createLogger('silent') });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log: createLogger('silent') });
   try {
     const accounts = new AccountService({ users: new UsersRepo(store.db), sessions: new SessionsRepo(store.db), resets: new PasswordResetsRepo(store.db), log: createLogger('silent') });
     if (set) {

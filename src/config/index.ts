@@ -60,6 +60,19 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
     .optional(),
+  DATABASE_TIMEOUT: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const [ms, ...more] = parseDurationList(text);
+        if (ms !== undefined && ms >= 100 && more.length === 0) return ms;
+      } catch {
+        // worded below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be one duration of at least 100ms, such as 5s' });
+      return z.NEVER;
+    })
+    .optional(),
   HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_TOKEN: z
     .string()
@@ -110,6 +123,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: how long a connection or a statement may take before the request answers 503. */
+  databaseTimeoutMs: number | undefined;
   gatewayApiKey: string | undefined;
   /** A Bearer token that opens GET /metrics only (for a scraper), beside the API keys. */
   metricsToken: string | undefined;
@@ -172,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT,
     gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
     metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL,
