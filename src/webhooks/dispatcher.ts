@@ -386,7 +386,8 @@ export class WebhookDispatcher {
     };
     let id: number;
     try {
-      id = await this.recorder.record({ delivery: { ...row, body: job.body }, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
+      // The body is kept once per delivery, on its first attempt's row (its later rows find it there).
+      id = await this.recorder.record({ delivery: { ...row, body: job.attempt === 1 ? job.body : null }, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
     } catch (err) {
       log.error({ err }, 'could not record the webhook attempt; holding the job back');
       return this.hold(queued);
