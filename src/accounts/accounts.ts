@@ -105,7 +105,7 @@ export class AccountService {
       if (!(await this.setupRequired())) throw new GatewayError('CONFLICT', 'The gateway already has an owner; sign in instead');
       if (!(await this.provesControl(proof))) {
         this.o.log.warn('first-run setup refused: no valid setup token or API key');
-        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token from the gateway\'s start log (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
+        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token the gateway printed at start on standard error (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
           issues: [{ path: 'body.setupToken', message: 'not the setup token of this start, nor an API key', code: 'invalid_setup_token' }],
         });
       }

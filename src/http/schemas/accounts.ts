@@ -34,7 +34,7 @@ export const OwnerSetup = NewAccount.extend({
     .optional()
     .openapi({
       description:
-        'Proof of control of the server: the one-time setup token the gateway prints in its log at start (also in `DATA_DIR/setup-token`), ' +
+        'Proof of control of the server: the one-time setup token the gateway prints on standard error at start (also in `DATA_DIR/setup-token`), ' +
         'or the `HTTP_GATEWAY_API_KEY` (or any API key, also accepted as `Authorization: Bearer`)',
       example: 'vgsetup_4f3Xk2…',
     }),
