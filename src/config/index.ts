@@ -179,6 +179,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(variable, `${issue?.message ?? 'invalid'}${shown}`);
   }
   const e = parsed.data;
+  // Alone it would make a new DATA_DIR/secret.key and seal everything again with it: a rotation
+  // nobody asked for, to a key kept beside the data.
+  if (e.SECRET_KEY_PREVIOUS && !e.SECRET_KEY && !e.SECRET_KEY_FILE) {
+    throw new ConfigError('SECRET_KEY_PREVIOUS', 'is the key before a rotation: give the new key in SECRET_KEY or SECRET_KEY_FILE too (see docs/operations.md)');
+  }
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together');
   }
