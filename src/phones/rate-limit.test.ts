@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../errors.js';
+import type { GatewayError } from '../errors.js';
 import { FailureLimiter } from './rate-limit.js';
 
 const refusal = (fn: () => void): GatewayError | undefined => {
