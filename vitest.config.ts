@@ -30,6 +30,8 @@ export default defineConfig({
                   'test/platform/settings.test.ts',
                   'test/platform/api-keys.test.ts',
                   'test/platform/metrics.test.ts',
+                  'test/platform/input-bounds.test.ts',
+                  'test/platform/database-timeouts.test.ts',
                   'test/webhooks/routes.test.ts',
                   'test/webhooks/receivers.test.ts',
                   'test/webhooks/log.test.ts',

@@ -26,7 +26,12 @@ async function main(): Promise<void> {
   // The data directory is the gateway's alone (0700, as the store makes it); so is its log.
   if (logFile) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const log = logFile ? createLogger(config.logLevel, pino.destination({ dest: logFile, mode: 0o600, sync: true })) : undefined;
-  const gateway = await startGateway({ config, ...(log ? { log } : {}) });
+  // The demo makes its own owner; elsewhere the operator sees the first run's setup token here.
+  const announce = demo ? undefined : (text: string) => void process.stderr.write(text);
+  const gateway = await startGateway({ config, ...(log ? { log } : {}), ...(announce ? { announce } : {}) });
+  // A promise nobody awaited failed: a bug, logged with its stack. One phone's or receiver's odd input
+  // must not take every call down with it (Node's default ends the process).
+  process.on('unhandledRejection', (err) => gateway.log.error({ err }, 'unhandled promise rejection (a bug): logged, the gateway goes on'));
   const running = demo ? await startDemo(gateway, undefined, logFile ? { logFile } : {}) : undefined;
   const stop = (signal: string) => {
     gateway.log.info({ signal }, 'signal received');

@@ -105,7 +105,7 @@ export class AccountService {
       if (!(await this.setupRequired())) throw new GatewayError('CONFLICT', 'The gateway already has an owner; sign in instead');
       if (!(await this.provesControl(proof))) {
         this.o.log.warn('first-run setup refused: no valid setup token or API key');
-        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token from the gateway\'s start log (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
+        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token the gateway printed at start on standard error (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
           issues: [{ path: 'body.setupToken', message: 'not the setup token of this start, nor an API key', code: 'invalid_setup_token' }],
         });
       }
@@ -216,9 +216,9 @@ export class AccountService {
     return { user: present(row), token, expiresAt };
   }
 
-  /** Redeems a reset link: the new password applies, every session and link of the account ends. */
+  /** Redeems a reset link (used up before the slow hash, so it works once): the new password applies, every session and link of the account ends. */
   async redeemPasswordReset(token: string, password: string): Promise<User> {
-    const userId = token.length <= 200 ? await this.o.resets.userOf(sha256(token.trim()).toString('hex'), this.iso()) : undefined;
+    const userId = token.length <= 200 ? await this.o.resets.consume(sha256(token.trim()).toString('hex'), this.iso()) : undefined;
     const row = userId ? await this.o.users.byId(userId) : undefined;
     if (!row) {
       throw new GatewayError('UNAUTHORIZED', 'This password reset link has expired or was used already; ask for a new one', {

@@ -68,6 +68,23 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
   }
 
+  /**
+   * Tells each listener on its own: one that throws is logged, and neither the phone's ack nor the
+   * listeners after it depend on it.
+   */
+  private notify(event: 'change', change: CallChange): void;
+  private notify(event: 'incoming', call: Call): void;
+  private notify(event: 'change' | 'incoming', arg: CallChange | Call): void {
+    const callId = 'call' in arg ? arg.call.id : arg.id;
+    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call) => void>) {
+      try {
+        listener.call(this, arg);
+      } catch (err) {
+        this.o.log.error({ err, callId, event }, 'a listener of call changes failed');
+      }
+    }
+  }
+
   /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
   setWebhookExtras(extras: (callId: string, ended: boolean) => Promise<Record<string, unknown>>): void {
     this.webhookExtras = extras;
@@ -158,7 +175,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       };
       await this.o.repo.insert(row);
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
-      this.emit('change', { call: presentCall(row), previousState: null });
+      this.notify('change', { call: presentCall(row), previousState: null });
       const command = this.command(row.id, 'dial', { to: input.to });
       try {
         await this.o.hub.sendCommand(input.deviceId, command);
@@ -361,7 +378,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     if (isNew) this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
     await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId, isNew);
     const call = await this.get(row.id);
-    if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.emit('incoming', call);
+    if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.notify('incoming', call);
     return row.id;
   }
 
@@ -422,6 +439,6 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     });
     if (webhook) this.o.webhooks.release(webhook);
     this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');
-    this.emit('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
+    this.notify('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
   }
 }

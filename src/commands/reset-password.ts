@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { createLogger } from '../log.js';
-import { openStore, PasswordResetsRepo, SessionsRepo, SettingsRepo, UsersRepo } from '../store/index.js';
+import { openStore, PasswordResetsRepo, SessionsRepo, UsersRepo } from '../store/index.js';
 
 export const RESET_PASSWORD_USAGE = `Usage: voice-gateway reset-password <email> [--password]
 
@@ -42,7 +42,7 @@ export async function resetPassword(args: string[], env: NodeJS.ProcessEnv, io: 
     }
     throw err;
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: createLogger('silent') });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log: createLogger('silent') });
   try {
     const accounts = new AccountService({ users: new UsersRepo(store.db), sessions: new SessionsRepo(store.db), resets: new PasswordResetsRepo(store.db), log: createLogger('silent') });
     if (set) {
@@ -56,10 +56,12 @@ export async function resetPassword(args: string[], env: NodeJS.ProcessEnv, io: 
       return 0;
     }
     const { user, token, expiresAt } = await accounts.createPasswordReset(email);
-    const stored = (await new SettingsRepo(store.db).get('publicUrl')) as string | undefined;
-    const base = (stored || config.publicUrl || `http://localhost:${config.port}`).replace(/\/+$/, '');
+    // Only the server's own environment names the address: the publicUrl saved through the API is a
+    // value someone signed in may have changed, and the link carries the account's takeover.
+    const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
     io.out(`Open this link to set a new password for ${user.email} (it works once, until ${expiresAt}):`);
     io.out(`  ${base}/reset-password?token=${token}`);
+    if (!config.publicUrl) io.out(`(PUBLIC_URL is not set: from elsewhere, open /reset-password?token=${token} on the address you reach the gateway at.)`);
     return 0;
   } catch (err) {
     if (err instanceof GatewayError && err.code === 'NOT_FOUND') {

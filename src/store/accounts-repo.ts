@@ -63,10 +63,14 @@ export class PasswordResetsRepo {
     });
   }
 
-  /** The user of a link that exists and has not expired at `now`; expired links are cleaned up on the way. */
-  async userOf(tokenHash: string, now: string): Promise<string | undefined> {
+  /**
+   * Uses up a link that exists and has not expired at `now`, in one statement, and returns its user:
+   * of requests that redeem one link at the same time, only one gets the user. Expired links are
+   * cleaned up on the way.
+   */
+  async consume(tokenHash: string, now: string): Promise<string | undefined> {
     await this.db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
-    const row = await this.db.selectFrom('password_resets').select('user_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db.deleteFrom('password_resets').where('token_hash', '=', tokenHash).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
     return row?.user_id;
   }
 }

@@ -34,8 +34,11 @@ export interface WebhookDeliveryRow {
   retryOf: number | null;
 }
 
-/** A new attempt row, with the exact body it sent (kept so that it can be sent again). */
-export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'> & { body: string };
+/**
+ * A new attempt row, with the exact body it sent on a delivery's first attempt (kept so that it can
+ * be sent again), null on later attempts of the same delivery: the body is stored once.
+ */
+export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'> & { body: string | null };
 
 export interface DeliveryQuery {
   callId?: string | undefined;
@@ -157,10 +160,25 @@ export class WebhooksRepo {
     return (await q.orderBy('id', 'desc').limit(query.limit).execute()).map(toDelivery);
   }
 
-  /** One attempt with the body it sent (null for attempts recorded before bodies were kept). */
+  /**
+   * One attempt with the body it sent: its own, or (a later attempt) the one kept on an earlier row
+   * of the same event and URL, which all send the same body. Null for attempts recorded before
+   * bodies were kept.
+   */
   async deliveryWithBody(id: number): Promise<(WebhookDeliveryRow & { body: string | null }) | undefined> {
     const row = await this.db.selectFrom('webhook_deliveries').select([...DELIVERY_COLUMNS, 'body']).where('id', '=', id).executeTakeFirst();
-    return row ? { ...toDelivery(row), body: row.body } : undefined;
+    if (!row || row.body !== null) return row ? { ...toDelivery(row), body: row.body } : undefined;
+    const first = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('body')
+      .where('call_id', '=', row.call_id)
+      .where('event_id', '=', row.event_id)
+      .where('url', '=', row.url)
+      .where('body', 'is not', null)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return { ...toDelivery(row), body: first?.body ?? null };
   }
 
   /** The job still delivering this event to this URL (retries pending), if any. */

@@ -324,6 +324,12 @@ export class WebhookDispatcher {
 
   private launch(job: QueuedJob): void {
     const done = this.attempt(job)
+      .catch((err: unknown) => {
+        // A bug, not a receiver's failure: the job leaves the queue (it stays stored, so the next
+        // start tries it again), its lane goes on, and the process stays up.
+        this.log.error({ err, callId: job.callId }, 'webhook attempt failed unexpectedly; the job waits for the next start');
+        return null;
+      })
       .then((next) => {
         this.queue.finish(job.id, next);
         if (next === null && job.content) this.cachedBytes -= job.content.body.length;
@@ -380,7 +386,8 @@ export class WebhookDispatcher {
     };
     let id: number;
     try {
-      id = await this.recorder.record({ delivery: { ...row, body: job.body }, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
+      // The body is kept once per delivery, on its first attempt's row (its later rows find it there).
+      id = await this.recorder.record({ delivery: { ...row, body: job.attempt === 1 ? job.body : null }, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
     } catch (err) {
       log.error({ err }, 'could not record the webhook attempt; holding the job back');
       return this.hold(queued);

@@ -51,7 +51,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expectText(page, 'The two passwords differ');
     await page.getByLabel('Repeat the password').fill(OWNER.password);
-    // Without the setup token from the gateway's start log the owner is not created.
+    // Without the setup token the gateway printed at start the owner is not created.
     await page.getByLabel('Setup token').fill('vgsetup_not-the-one-printed');
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expectText(page, 'not the setup token of this start');

@@ -201,6 +201,11 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
       await p.locator('tr', { hasText: MEMBER.email }).waitFor();
       expect(await p.getByRole('button', { name: 'Add user' }).count()).toBe(0);
       expect(await p.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+      await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+      await p.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+      await expectText(p, 'Only the owner of this gateway changes these settings');
+      expect(await p.getByRole('button', { name: /^(Save|Save key|Save secret|Rotate secret)$/ }).count()).toBe(0);
+      expect(await p.getByLabel('Public address').getAttribute('readonly')).not.toBeNull();
     } finally {
       await member.close();
     }

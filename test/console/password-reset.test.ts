@@ -52,14 +52,18 @@ describe('voice-gateway reset-password <email>', () => {
     expect(again.body.error.issues).toEqual([expect.objectContaining({ path: 'body.token', message: 'has expired or was used already' })]);
   });
 
-  it('uses the saved public address, keeps only the newest link, and refuses bad input over HTTP', async () => {
+  it('builds the link from PUBLIC_URL, never from the saved publicUrl, keeps only the newest link, and refuses bad input over HTTP', async () => {
     const g = await t.gateway();
     await setupOwner(g);
     await g.api('PUT', '/v1/settings', { publicUrl: 'https://saved.example.com/' });
-    const env = await gatewayEnv(g);
+    const local = await run([OWNER.email], await gatewayEnv(g));
+    expect(local.out[1]).toMatch(/^ {2}http:\/\/localhost:8080\/reset-password\?token=vgreset_/);
+    expect(local.out[2]).toBe(`(PUBLIC_URL is not set: from elsewhere, open /reset-password?token=${tokenOf(local.out)} on the address you reach the gateway at.)`);
+    const env = await gatewayEnv(g, { PUBLIC_URL: 'https://env.example.com/' });
     const first = await run([OWNER.email], env);
     const second = await run([OWNER.email], env);
-    expect(second.out[1]).toMatch(/^ {2}https:\/\/saved\.example\.com\/reset-password\?token=/);
+    expect(second.out).toHaveLength(2);
+    expect(second.out[1]).toMatch(/^ {2}https:\/\/env\.example\.com\/reset-password\?token=/);
     const console = consoleClient(g);
     expect((await console('POST', '/v1/auth/password-reset', { token: tokenOf(first.out), password: NEW_PASSWORD })).status).toBe(401);
     const short = await console('POST', '/v1/auth/password-reset', { token: tokenOf(second.out), password: 'short' });
@@ -69,6 +73,21 @@ describe('voice-gateway reset-password <email>', () => {
     expect(foreign.status, show(foreign)).toBe(403);
     // Refused attempts leave the link working.
     expect((await console('POST', '/v1/auth/password-reset', { token: tokenOf(second.out), password: NEW_PASSWORD })).status).toBe(200);
+  });
+
+  it('lets a link work once, even when it is redeemed several times at once', async () => {
+    const g = await t.gateway();
+    await setupOwner(g);
+    const token = tokenOf((await run([OWNER.email], await gatewayEnv(g))).out);
+    const console = consoleClient(g);
+    const passwords = Array.from({ length: 6 }, (_, i) => `parallel password ${i}`);
+    const answers = await Promise.all(passwords.map((password) => console('POST', '/v1/auth/password-reset', { token, password })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+    const winner = passwords[answers.findIndex((a) => a.status === 200)]!;
+    for (const password of passwords) {
+      const login = await console('POST', '/v1/auth/login', { email: OWNER.email, password });
+      expect(login.status, password).toBe(password === winner ? 200 : 401);
+    }
   });
 
   it('sets the password at once with --password, and says so when the account or the arguments are wrong', async () => {

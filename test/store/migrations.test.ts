@@ -92,3 +92,32 @@ describe('migration 006: what the console\'s day needs', () => {
     expect(retry.body.error.message).toMatch(/recorded before/);
   });
 });
+
+describe('migration 007: a webhook body kept once per delivery', () => {
+  it('drops the copies on later attempts, and their rows are still sent again with the first one\'s body', async () => {
+    const dataDir = t.tempDir();
+    const rx = await t.receiver();
+    const db = await databaseBefore(dataDir, '007');
+    const at = '2026-01-01T00:00:00.000Z';
+    const body = JSON.stringify({ event: 'call.ringing', eventId: 'evt-007', call: { id: 'call_00000000000000000021' } });
+    await sql`insert into calls (id, device_id, remote_number, direction, state, created_at, updated_at)
+      values ('call_00000000000000000021', 'phone-aaaaaaaaaaaa', '+4930700', 'incoming', 'ended', '2026-01-01T00:00:00.000001Z', ${at})`.execute(db);
+    for (const attempt of [1, 2, 3]) {
+      await sql`insert into webhook_deliveries (call_id, event_id, event, url, attempt, ok, status_code, error, duration_ms, at, body)
+        values ('call_00000000000000000021', 'evt-007', 'call.ringing', ${rx.url}, ${attempt}, 0, 500, 'HTTP 500', 3, ${at}, ${body})`.execute(db);
+    }
+    await db.destroy();
+
+    const g = await t.gateway({ dataDir });
+    const rows = await g.store.db.selectFrom('webhook_deliveries').select(['id', 'attempt', 'body']).orderBy('id').execute();
+    expect(rows.map((r) => [r.attempt, r.body])).toEqual([
+      [1, body],
+      [2, null],
+      [3, null],
+    ]);
+    expect((await g.api('POST', `/v1/webhook-deliveries/${rows[2]!.id}/retry`)).status).toBe(202);
+    const [sent] = await rx.waitFor(1);
+    expect(sent!.raw).toBe(body);
+    expect(sent!.headers['webhook-id']).toBe('evt-007');
+  });
+});

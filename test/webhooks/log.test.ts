@@ -134,6 +134,32 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     expect((await getDeliveries(g, `?callId=${callId}`)).slice(1)).toEqual(attempts);
   });
 
+  it('keeps what a delivery sent once, not once per attempt, and still sends any of its rows again', async () => {
+    const rx = await t.receiver();
+    const g = await t.gateway({ env: { WEBHOOK_URL: rx.url, WEBHOOK_RETRY_DELAYS: '20ms,20ms,20ms' } });
+    const sim = await t.phone(g);
+    rx.failNext(4, 500);
+    const callId = await sim.ringIncoming('+4930125');
+    const attempts = await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 4, { what: 'four failed attempts' });
+    const stored = await g.store.db.selectFrom('webhook_deliveries').select(['attempt', 'body']).where('call_id', '=', callId).where('event', '=', 'call.ringing').orderBy('id').execute();
+    expect(stored.map((r) => [r.attempt, r.body === null ? null : 'body'])).toEqual([
+      [1, 'body'],
+      [2, null],
+      [3, null],
+      [4, null],
+    ]);
+    // A later attempt's row is sent again with the body its delivery sent.
+    const third = attempts.find((d) => d.attempt === 3)!;
+    expect((await g.api('POST', `/v1/webhook-deliveries/${third.id}/retry`)).status).toBe(202);
+    const resent = await rx.waitFor(5);
+    expect(resent[4]!.raw).toBe(resent[0]!.raw);
+    expect(resent[4]!.headers['webhook-id']).toBe(third.eventId);
+    // The new delivery keeps its body once too.
+    await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 5, { what: 'the new attempt' });
+    const bodies = await g.store.db.selectFrom('webhook_deliveries').select('body').where('call_id', '=', callId).where('body', 'is not', null).execute();
+    expect(bodies).toHaveLength(2);
+  });
+
   it('refuses while the event is still being retried to that URL, and retries a delivered one on request', async () => {
     const rx = await t.receiver();
     const g = await t.gateway({ env: { WEBHOOK_URL: rx.url, WEBHOOK_RETRY_DELAYS: '1h,1h,1h' } });

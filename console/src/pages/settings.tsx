@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, type ApiError, type SettingsPatch } from '../api';
-import { useSettings } from '../context';
+import { useSession, useSettings } from '../context';
 import type { SecretInfo, Settings } from '../types';
 import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField } from '../ui';
 import { BrowserCard } from './browser-settings';
@@ -39,6 +39,8 @@ function Source({ settings, field }: { settings: Settings; field: PlainKey }) {
 
 export function SettingsPage() {
   const { settings, error, setSettings } = useSettings();
+  // Settings redirect trust (where phones, reset links and call events go): only the owner changes them (the API answers 403 to others).
+  const readOnly = useSession().user.role !== 'owner';
   useEffect(() => {
     if (!settings || !window.location.hash) return;
     document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
@@ -48,12 +50,18 @@ export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Saved here, a setting wins over the server's environment; cleared, it falls back to it." />
+      {readOnly && (
+        <p className="notice" role="note">
+          Only the owner of this gateway changes these settings, since they decide where calls, their audio and sign-in links go. You can see them.
+        </p>
+      )}
       <div className="settings">
         <Section
           id="addresses"
           title="Addresses"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[
             { key: 'publicUrl', label: 'Public address', placeholder: 'https://gateway.example.com', hint: 'Where phones reach this gateway; goes into pairing codes.' },
             { key: 'webhookUrl', label: 'Webhook URL', placeholder: 'https://example.com/hooks/voice', hint: 'Receives every call event, unless a call names its own.' },
@@ -65,6 +73,7 @@ export function SettingsPage() {
           title="Incoming calls"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[
             { key: 'incomingStreamUrl', label: 'Incoming stream URL', placeholder: 'wss://agent.example.com/voice', hint: 'When set, incoming calls are answered after about a second and streamed here.' },
             { key: 'incomingStreamFormat', label: 'Stream format', options: [['raw', 'Raw PCM (16 kHz)'], ['vendor', 'Twilio-style media stream (8 kHz μ-law)']] },
@@ -75,9 +84,15 @@ export function SettingsPage() {
           title="Assistant model"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[{ key: 'assistantModel', label: 'Model', placeholder: 'gpt-realtime', hint: 'The voice model the assistant talks through.' }]}
         >
-          <SecretField
+          {readOnly ? (
+            <p>
+              <span className="label-like">Model API key</span> <SecretStatus info={settings.assistantApiKey} />
+            </p>
+          ) : (
+            <SecretField
             name="assistantApiKey"
             label="Model API key"
             info={settings.assistantApiKey}
@@ -85,9 +100,10 @@ export function SettingsPage() {
             onSaved={saved}
             hint="Stored encrypted; only its last four characters are ever shown."
             saveLabel="Save key"
-          />
+            />
+          )}
         </Section>
-        <WebhookSecretCard info={settings.webhookSecret} onSaved={saved} />
+        <WebhookSecretCard info={settings.webhookSecret} onSaved={saved} readOnly={readOnly} />
         <BrowserCard />
       </div>
     </>
@@ -102,7 +118,23 @@ interface PlainField {
   options?: Array<[string, string]>;
 }
 
-function Section({ id, title, settings, fields, onSaved, children }: { id: string; title: string; settings: Settings; fields: PlainField[]; onSaved: (s: Settings) => void; children?: ReactNode }) {
+function Section({
+  id,
+  title,
+  settings,
+  fields,
+  onSaved,
+  readOnly,
+  children,
+}: {
+  id: string;
+  title: string;
+  settings: Settings;
+  fields: PlainField[];
+  onSaved: (s: Settings) => void;
+  readOnly: boolean;
+  children?: ReactNode;
+}) {
   const initial = () => Object.fromEntries(fields.map((f) => [f.key, settings[f.key] ?? ''])) as Record<PlainKey, string>;
   const [form, setForm] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -133,7 +165,7 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
       <form onSubmit={submit} className="stack" noValidate aria-label={title}>
         {fields.map((f) =>
           f.options ? (
-            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} hint={<Hint text={f.hint} settings={settings} field={f.key} />} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
+            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} disabled={readOnly} hint={<Hint text={f.hint} settings={settings} field={f.key} />} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
               {f.options.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -148,6 +180,7 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
               placeholder={f.placeholder}
               hint={<Hint text={f.hint} settings={settings} field={f.key} />}
               value={form[f.key]}
+              readOnly={readOnly}
               error={error?.field(f.key)}
               onChange={(e) => {
                 setDone(false);
@@ -156,17 +189,19 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
             />
           ),
         )}
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy} disabled={changed.length === 0}>
-            Save
-          </Button>
-          {done && changed.length === 0 && (
-            <span className="saved" role="status">
-              ✓ Saved
-            </span>
-          )}
-          {error && !error.issues.length && <ErrorText error={error} />}
-        </div>
+        {!readOnly && (
+          <div className="form-actions">
+            <Button type="submit" variant="primary" busy={busy} disabled={changed.length === 0}>
+              Save
+            </Button>
+            {done && changed.length === 0 && (
+              <span className="saved" role="status">
+                ✓ Saved
+              </span>
+            )}
+            {error && !error.issues.length && <ErrorText error={error} />}
+          </div>
+        )}
       </form>
       {children}
     </Card>
@@ -261,7 +296,7 @@ function SecretField({
   );
 }
 
-function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: Settings) => void }) {
+function WebhookSecretCard({ info, onSaved, readOnly }: { info: SecretInfo; onSaved: (s: Settings) => void; readOnly: boolean }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
@@ -287,7 +322,7 @@ function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: S
       <p>
         <SecretStatus info={info} />
       </p>
-      {secret ? (
+      {readOnly ? null : secret ? (
         <div className="reveal" role="status">
           <p>
             <strong>Your new signing secret.</strong> Copy it into your webhook receiver now: it will not be shown again.
@@ -316,7 +351,9 @@ function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: S
         <Button onClick={() => setAsking(true)}>Rotate secret</Button>
       )}
       <ErrorText error={error} />
-      <SecretField name="webhookSecret" label="Your own secret" info={info} placeholder="whsec_…" hint="Or paste a secret of your own: whsec_ followed by base64." onSaved={onSaved} showStatus={false} saveLabel="Save secret" />
+      {!readOnly && (
+        <SecretField name="webhookSecret" label="Your own secret" info={info} placeholder="whsec_…" hint="Or paste a secret of your own: whsec_ followed by base64." onSaved={onSaved} showStatus={false} saveLabel="Save secret" />
+      )}
     </Card>
   );
 }

@@ -146,7 +146,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
           required
           hint={
             <>
-              The gateway prints it in its log at start (<code>No console account yet…</code>) and keeps it in <code>DATA_DIR/setup-token</code>. Its{' '}
+              The gateway prints it on standard error at start (<code>No console account yet…</code>), not in its log, and keeps it in <code>DATA_DIR/setup-token</code>. Its{' '}
               <code>HTTP_GATEWAY_API_KEY</code> works too.
             </>
           }

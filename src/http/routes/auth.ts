@@ -11,7 +11,7 @@ import { cameOverHttps, clearedSessionCookie, readCookie, refuseForeignOrigin, S
 
 const TAGS = ['Console sign-in'];
 
-export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: HttpServices): void {
+export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpServices): void {
   const setCookie = (c: Context<AppEnv>, session: Session): void => {
     const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000));
     c.header('Set-Cookie', sessionCookie(session.token, maxAge, cameOverHttps(c)));
@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       responses: { 201: jsonContent(UserResponse, 'The owner, signed in'), ...errorResponses(400, 401, 403, 409, 413) },
     }),
     async (c) => {
-      refuseForeignOrigin(c, settings.publicUrl());
+      refuseForeignOrigin(c, config.publicUrl);
       const { email, password, setupToken } = c.req.valid('json');
       const user = await accounts.setup(email, password, setupToken ?? credentialFrom(c.req.raw.headers));
       setCookie(c, await accounts.createSession(user.id));
@@ -67,7 +67,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       responses: { 200: jsonContent(UserResponse, 'Signed in'), ...errorResponses(400, 401, 403, 413, 429) },
     }),
     async (c) => {
-      refuseForeignOrigin(c, settings.publicUrl());
+      refuseForeignOrigin(c, config.publicUrl);
       const { email, password } = c.req.valid('json');
       const client = getConnInfo(c).remote.address ?? 'unknown';
       const { user, session } = await accounts.login(email, password, client);
@@ -90,7 +90,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       responses: { 200: jsonContent(UserResponse, 'The new password applies; signed in'), ...errorResponses(400, 401, 403, 413) },
     }),
     async (c) => {
-      refuseForeignOrigin(c, settings.publicUrl());
+      refuseForeignOrigin(c, config.publicUrl);
       const { token, password } = c.req.valid('json');
       const user = await accounts.redeemPasswordReset(token, password);
       setCookie(c, await accounts.createSession(user.id));

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { GatewayError } from '../../errors.js';
+import { GatewayError, invalidInput } from '../../errors.js';
+import { QrTooLargeError } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
 import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
@@ -79,13 +80,20 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       responses: { 200: jsonContent(Pairing, 'Show qrSvg to the phone'), ...errorResponses(400, 401, 413) },
     }),
     async (c) => {
-      const publicUrl = c.req.valid('json')?.publicUrl ?? settings.publicUrl();
+      const sent = c.req.valid('json')?.publicUrl;
+      const publicUrl = sent ?? settings.publicUrl();
       if (!publicUrl) {
         throw new GatewayError('VALIDATION_ERROR', 'No public address is known: send publicUrl, or set publicUrl in the settings or PUBLIC_URL', {
-          issues: [{ path: 'body.publicUrl', message: 'required when no public address is configured' }],
+          issues: [{ path: 'body.publicUrl', message: 'required when no public address is configured', code: 'required' }],
         });
       }
-      return c.json(await devices.createPairing(publicUrl.replace(/\/+$/, '')), 200);
+      try {
+        return c.json(await devices.createPairing(publicUrl.replace(/\/+$/, '')), 200);
+      } catch (err) {
+        // Only an address saved before public addresses were bounded can get here.
+        if (err instanceof QrTooLargeError) throw invalidInput('body.publicUrl', `${sent ? 'is' : 'the saved public address is'} too long for a QR code: send a shorter one`, 'too_big');
+        throw err;
+      }
     },
   );
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/realtime/session.js';
+import { text, textWithLines } from '../../text.js';
 import { TranscriptLine } from './calls.js';
 import { DateTime, Limit } from './common.js';
 
@@ -31,8 +32,8 @@ export const AssistantCallInfo = z
 export const AssistantSettings = z
   .object({
     autoAnswer: z.boolean().openapi({ description: 'answer incoming calls with the assistant (unless incomingStreamUrl is set)' }),
-    ownerName: z.string().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
-    about: z.string().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
+    ownerName: text().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
+    about: textWithLines().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
     voice: z.enum(ASSISTANT_VOICES).openapi({ description: 'a voice of the speech model' }),
   })
   .openapi('AssistantSettings');

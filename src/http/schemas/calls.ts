@@ -4,6 +4,7 @@ import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
+import { text } from '../../text.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
 export const StreamConfig = z
@@ -11,7 +12,7 @@ export const StreamConfig = z
     url: WsUrl.openapi({ example: 'wss://agent.example.com/voice' }),
     format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
     parameters: z
-      .record(z.string(), z.string().max(1000))
+      .record(text().max(200), text().max(1000))
       .refine((v) => fitsJson(v), JSON_TOO_LARGE)
       .optional()
       .openapi({ description: 'delivered to the agent in the start message; at most 16 KiB as JSON' }),
@@ -114,7 +115,7 @@ const SEARCH_PROBLEM = 'can hold only digits, +, *, #, the pauses , and ; and se
 
 export const PlaceCall = z
   .object({
-    deviceId: z.string().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    deviceId: text().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
     to: DialableNumber,
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
     metadata: z
@@ -129,7 +130,7 @@ export const PlaceCall = z
 export const CallList = z.object({ calls: z.array(Call), nextBefore: DateTime.nullable() }).openapi('CallList');
 
 export const CallListQuery = z.object({
-  deviceId: z.string().max(64).optional(),
+  deviceId: text().max(64).optional(),
   state: z.enum(CALL_STATES).optional(),
   direction: z.enum(DIRECTIONS).optional(),
   before: z.iso.datetime({ offset: true }).optional().openapi({ description: 'calls created before it; pass `nextBefore` of the previous page' }),
@@ -158,4 +159,4 @@ export const Dtmf = z
   .object({ digits: z.string().max(LIMITS.dtmfMaxLength).regex(LIMITS.dtmfPattern, 'must contain only 0-9, * and #') })
   .openapi('Dtmf');
 
-export const CallIdParam = z.object({ callId: z.string().min(1).openapi({ param: { name: 'callId', in: 'path' } }) });
+export const CallIdParam = z.object({ callId: text().min(1).openapi({ param: { name: 'callId', in: 'path' } }) });

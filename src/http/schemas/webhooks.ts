@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { EVENT_NAMES } from '../../calls/state.js';
 import { LIMITS } from '../../limits.js';
-import { DateTime, Limit } from './common.js';
+import { text } from '../../text.js';
+import { DateTime, Limit, RowId } from './common.js';
 
 export const WebhookDelivery = z
   .object({
@@ -40,24 +41,15 @@ export const WebhookDeliveryList = z
 const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const WebhookDeliveryQuery = z.object({
-  callId: z.string().min(1).max(100).optional().openapi({ description: 'only the attempts for this call' }),
+  callId: text().min(1).max(100).optional().openapi({ description: 'only the attempts for this call' }),
   event: z.enum(EVENT_NAMES).optional().openapi({ description: 'only the attempts of this event' }),
   ok: QueryBoolean.optional().openapi({ type: 'string', enum: ['true', 'false'], description: '`true`: only delivered attempts; `false`: only failed ones' }),
-  before: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .openapi({ type: 'integer', minimum: 1, description: 'only attempts older than this row id; pass `nextBefore` of the previous page' }),
+  before: RowId.optional().openapi({ type: 'integer', minimum: 1, maximum: LIMITS.rowIdMax, description: 'only attempts older than this row id; pass `nextBefore` of the previous page' }),
   limit: Limit,
 });
 
 export const WebhookDeliveryIdParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .openapi({ type: 'integer', minimum: 1, param: { name: 'id', in: 'path' }, example: 42 }),
+  id: RowId.openapi({ type: 'integer', minimum: 1, maximum: LIMITS.rowIdMax, param: { name: 'id', in: 'path' }, example: 42 }),
 });
 
 export const WebhookRetry = z
