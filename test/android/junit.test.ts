@@ -86,7 +86,7 @@ function runJava(classpath: string[], args: string[], env: Record<string, string
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
     child.on('exit', (status) => {
       clearTimeout(timer);
       resolve({ status, output });
@@ -140,5 +140,5 @@ describe.skipIf(skipAndroid)("JUnit tests of the app's core", () => {
     expect(status, output).toBe(0);
     expect(output).toMatch(/OK \(\d+ tests?\)/);
     expect(output).not.toMatch(/OK \(0 tests\)/);
-  });
+  }, 120_000);
 });
