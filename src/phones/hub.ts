@@ -99,8 +99,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
         onSeen: () => this.persistSeen(connection, false),
         onLatency: (rttMs) => this.emit('latency', deviceId, rttMs),
         onClose: (code) => {
-          const { badFrames, pauses } = connection;
-          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
+          const { badFrames, badMessages, pauses } = connection;
+          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);

@@ -1,14 +1,17 @@
 import { GatewayError } from '../errors.js';
 
-/** Past this many keys, a sweep drops the ones whose failures have all left the window. */
-const SWEEP_AT = 10_000;
-
 /**
  * Counts failures per key in a sliding window; once over the limit, further attempts are refused
  * with 429 until the window has moved on. Successes do not count, so honest clients never wait.
+ * Keys whose failures have all left the window are forgotten as time passes: failures are also kept
+ * in the order they were counted, and each call drops the ones that have expired since, so a
+ * failure costs O(1) (amortized) however many clients failed before.
  */
 export class FailureLimiter {
   private readonly failures = new Map<string, number[]>();
+  /** Every failure counted, oldest first; `head` is the first not yet expired. */
+  private readonly counted: Array<{ key: string; at: number }> = [];
+  private head = 0;
 
   constructor(
     private readonly maxFailures: number,
@@ -16,8 +19,14 @@ export class FailureLimiter {
     private readonly what: string,
   ) {}
 
+  /** Keys with a failure in the window. */
+  get keys(): number {
+    return this.failures.size;
+  }
+
   check(key: string, now = Date.now()): void {
-    const recent = this.recent(key, now);
+    this.expire(now);
+    const recent = (this.failures.get(key) ?? []).filter((t) => now - t < this.windowMs);
     if (recent.length >= this.maxFailures) {
       const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? now) + this.windowMs - now) / 1000));
       throw new GatewayError('RATE_LIMITED', `Too many failed ${this.what} attempts; try again in ${retryAfter} s`, { retryAfter });
@@ -25,10 +34,11 @@ export class FailureLimiter {
   }
 
   fail(key: string, now = Date.now()): void {
-    const recent = this.recent(key, now);
-    recent.push(now);
-    this.failures.set(key, recent);
-    if (this.failures.size > SWEEP_AT) for (const k of [...this.failures.keys()]) this.recent(k, now);
+    this.expire(now);
+    const list = this.failures.get(key);
+    if (list) list.push(now);
+    else this.failures.set(key, [now]);
+    this.counted.push({ key, at: now });
   }
 
   /**
@@ -41,14 +51,26 @@ export class FailureLimiter {
     return () => {
       const list = this.failures.get(key);
       const i = list?.lastIndexOf(now) ?? -1;
-      if (list && i >= 0) list.splice(i, 1);
+      if (!list || i < 0) return;
+      list.splice(i, 1);
+      if (list.length === 0) this.failures.delete(key);
     };
   }
 
-  private recent(key: string, now: number): number[] {
-    const list = (this.failures.get(key) ?? []).filter((t) => now - t < this.windowMs);
-    if (list.length === 0) this.failures.delete(key);
-    else this.failures.set(key, list);
-    return list;
+  /** Drops the failures that have left the window since the last call, and the keys left with none. */
+  private expire(now: number): void {
+    while (this.head < this.counted.length && now - this.counted[this.head]!.at >= this.windowMs) {
+      const { key } = this.counted[this.head]!;
+      this.head += 1;
+      const list = this.failures.get(key);
+      if (!list) continue;
+      while (list.length > 0 && now - list[0]! >= this.windowMs) list.shift();
+      if (list.length === 0) this.failures.delete(key);
+    }
+    // The expired entries go in one copy once they are most of the queue: O(1) per failure.
+    if (this.head > 1024 && this.head * 2 > this.counted.length) {
+      this.counted.splice(0, this.head);
+      this.head = 0;
+    }
   }
 }

@@ -4,9 +4,10 @@ import Database from 'libsql';
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS, guardedPostgresPool } from './postgres-pool.js';
 import type { Tables } from './schema.js';
 
 export type Db = Kysely<Tables>;
@@ -14,6 +15,8 @@ export type Db = Kysely<Tables>;
 export interface Store {
   db: Db;
   dialect: 'sqlite' | 'postgres';
+  /** Resolves once the database answers a query (within DATABASE_TIMEOUT on PostgreSQL). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,16 +59,24 @@ class TurnTakingSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates it. */
-export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; log: Logger }): Promise<Store> {
+/**
+ * Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates
+ * it. On PostgreSQL every wait has `timeoutMs` (DATABASE_TIMEOUT), except the migrations' own
+ * statements, which may take long once on a big database.
+ */
+export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; timeoutMs?: number | undefined; log: Logger }): Promise<Store> {
   let db: Db;
   let dialect: Store['dialect'];
   if (options.databaseUrl) {
     dialect = 'postgres';
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection the server drops (a restart, an administrator) must not bring the gateway
-    // down: the pool replaces it on the next query.
-    pool.on('error', (err) => options.log.warn({ err }, 'an idle PostgreSQL connection failed'));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+    const migrations = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1, connectionTimeoutMillis: timeoutMs }) }) });
+    try {
+      await migrate(migrations, dialect, options.log);
+    } finally {
+      await migrations.destroy();
+    }
+    const pool = guardedPostgresPool(options.databaseUrl, timeoutMs, (err) => options.log.warn({ err }, 'an idle PostgreSQL connection failed'));
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
@@ -80,15 +91,18 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
     db = new Kysely<Tables>({ dialect: new TurnTakingSqliteDialect({ database: file as unknown as SqliteDatabase }) });
+    await migrate(db, dialect, options.log).catch(async (err: unknown) => {
+      await db.destroy();
+      throw err;
+    });
   }
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  return { db, dialect, ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+}
+
+async function migrate(db: Db, dialect: Store['dialect'], log: Logger): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider(dialect) }).migrateToLatest();
   for (const r of results ?? []) {
-    if (r.status === 'Success') options.log.info({ migration: r.migrationName }, 'migration applied');
+    if (r.status === 'Success') log.info({ migration: r.migrationName }, 'migration applied');
   }
-  if (error) {
-    await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-  return { db, dialect, close: () => db.destroy() };
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

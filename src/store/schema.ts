@@ -54,6 +54,9 @@ export interface CallsTable {
   updated_at: string;
   answered_at: string | null;
   ended_at: string | null;
+  /** Why it ended (calls/end-cause.ts), once final. */
+  end_cause: string | null;
+  end_reason: string | null;
 }
 
 export interface CallEventsTable {
@@ -87,6 +90,8 @@ export interface WebhookJobsTable {
   /** Number of the next attempt, 1 to 4. */
   attempt: number;
   due_at: string;
+  /** The delivery row a person asked to send again (POST /v1/webhook-deliveries/{id}/retry), else null. */
+  retry_of: number | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -101,6 +106,9 @@ export interface WebhookDeliveriesTable {
   error: string | null;
   duration_ms: number;
   at: string;
+  retry_of: number | null;
+  /** The exact body the attempt sent, so it can be sent again; null for attempts made before it was kept. */
+  body: string | null;
 }
 
 /** A console account; `role` is `owner` (the first account) or `member`. */
@@ -133,6 +141,16 @@ export interface AssistantMessagesTable {
   /** `low`, `normal` or `high`. */
   urgency: string;
   taken_at: string;
+  /** When someone marked it read in the console; null while unread. */
+  read_at: string | null;
+}
+
+/** A one-time link to set a new password (`voice-gateway reset-password`); only the token's hash is kept. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface Tables {
@@ -148,4 +166,5 @@ export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   assistant_messages: AssistantMessagesTable;
+  password_resets: PasswordResetsTable;
 }

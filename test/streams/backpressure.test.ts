@@ -35,8 +35,13 @@ describe('back-pressure on the sockets that carry call audio', () => {
     const reader = await mediaSocket(g, callId);
     listener.ws.pause();
 
-    flood(phone);
-    // Generous bounds: 20,000 frames take half a second alone, far longer on a machine busy with other tests.
+    // In steps the reading client keeps up with, so only the one that stopped reading falls behind
+    // (one burst of 20,000 frames can leave even a reading client over a second behind on a busy machine).
+    const frame = Buffer.alloc(FRAME_BYTES, 3);
+    for (let sent = 0; sent < FLOOD_FRAMES; ) {
+      for (const end = sent + 500; sent < end; sent++) phone.ws.send(frame, { binary: true });
+      await reader.frames(sent, 60_000);
+    }
     await eventually(async () => g.logs.filter((l) => l.includes('media socket cut off')), (lines) => lines.length > 0, { what: 'the slow client cut off', timeoutMs: 60_000 });
     // The frame that found it behind, and those after it until its socket closes, are counted as dropped.
     expect((await scrape(g)).value('voice_gateway_audio_frames_dropped_total', { reason: 'consumer_gone' })).toBeGreaterThan(0);

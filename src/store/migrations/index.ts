@@ -4,6 +4,8 @@ import { calls } from './002-calls.js';
 import * as accounts from './003-accounts.js';
 import * as assistant from './004-assistant.js';
 import { eventsPerDevice } from './005-events-per-device.js';
+import { operatorDay } from './006-operator-day.js';
+import * as bodiesOnce from './007-bodies-once.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,6 +17,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '003-accounts': accounts,
     '004-assistant': assistant,
     '005-events-per-device': { up: eventsPerDevice(dialect) },
+    '006-operator-day': { up: operatorDay(dialect) },
+    '007-bodies-once': bodiesOnce,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
