@@ -121,6 +121,59 @@ describe('pacing of a call', () => {
     expect(sent).toEqual(Array.from({ length: 15 }, (_, i) => i));
   });
 
+  it("relays what came in during the gateway's own stall at once, though the late tick runs before the socket reads", () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    let n = 0;
+    const arrive = (count: number) => {
+      for (let k = 0; k < count; k++) buffer.push('rt', numbered(n++));
+      pacer.pushed(count * FRAME_BYTES);
+    };
+    // A real-time source relayed as it comes: a frame at 10, 30, 50 ... and a tick at 20, 40, 60 ...
+    for (let t = 1; t <= 10; t++) {
+      now = t * 20 - 10;
+      arrive(1);
+      now = t * 20;
+      pacer.tick();
+    }
+    expect(sent).toHaveLength(10);
+    // The event loop is busy for 200 ms: the ten frames that came meanwhile wait in the socket. Node
+    // runs the late timer first (nothing is queued yet), then the reads; every frame goes at once.
+    now = 410;
+    pacer.tick();
+    arrive(10);
+    expect(sent).toHaveLength(20);
+    // And the source is relayed as it comes again: nothing queued, nothing lost.
+    for (let t = 21; t <= 40; t++) {
+      now = t * 20 + 5;
+      arrive(1);
+      expect(sent).toHaveLength(n);
+      pacer.tick();
+    }
+    expect(buffer.pendingBytes()).toBe(0);
+    expect(sent).toEqual(Array.from({ length: n }, (_, i) => i));
+  });
+
+  it('keeps the tokens of a stall only for the frames that came during it: a sentence sent a frame later still plays in real time', () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    for (let t = 1; t <= 10; t++) {
+      now = t * 20;
+      pacer.tick();
+    }
+    now = 410;
+    pacer.tick();
+    now = 430;
+    pacer.tick();
+    for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
+    pacer.pushed(100 * FRAME_BYTES);
+    expect(sent.length).toBeLessThanOrEqual(BURST_FRAMES);
+  });
+
   it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {
     const frames: Buffer[] = [];
     const buffer = new PlayoutBuffer();

@@ -4,6 +4,8 @@ import type { PlayoutBuffer } from './playout.js';
 
 /** Frames a call may send ahead of its clock: a real-time source up to 40 ms late loses nothing. */
 export const BURST_FRAMES = 3;
+/** Most tokens a stall of the gateway's own event loop keeps for the frames that came during it (one second, the clock's bound). */
+const MAX_STALL_FRAMES = 50;
 /** A whole token, give or take the rounding of tokens counted from time. */
 const WHOLE = 1 - 1e-9;
 
@@ -27,6 +29,11 @@ const WHOLE = 1 - 1e-9;
  * 3. A faster-than-real-time source (speech synthesis sending a whole sentence at once) spends the
  *    bucket's few tokens at once and then plays at exactly one frame per tick: nothing of it is
  *    dropped, and only lateness is ever given back, so its lead is its own.
+ * 4. A stall of the gateway's own event loop is no lateness of the source: the frames that came
+ *    during it wait in the socket, and Node runs the late timer (a tick, with nothing queued yet)
+ *    before it reads them. So the tokens a stall brings beyond one tick's are kept, above the
+ *    burst, for one frame's time: the frames read right after it go at once, as a relay would send
+ *    them. A source that sends later than that finds the bucket back at BURST_FRAMES.
  *
  * Marks and `clear` stay exact: a frame is built by `PlayoutBuffer.nextFrame`, which fires the
  * marks whose audio it holds, whenever it is sent; `clear` empties the queue (and forgets what was
@@ -41,6 +48,9 @@ export class PlayoutPacer {
   private given = 0;
   private playedSinceTick = false;
   private sending = false;
+  /** Rule 4: tokens kept above the burst after a stall of the event loop, and until when. */
+  private stallTokens = 0;
+  private stallUntil = 0;
   private readonly catchUp = new CatchUp();
 
   constructor(
@@ -88,12 +98,18 @@ export class PlayoutPacer {
     if (this.firstTickAt === undefined) return;
     const due = Math.max(this.ticks, 1 + (this.now() - this.firstTickAt) / FRAME_MS);
     if (due <= this.given) return;
-    this.tokens += due - this.given;
+    const brought = due - this.given;
+    this.tokens += brought;
     this.given = due;
+    if (brought > 2) {
+      this.stallTokens = Math.min(MAX_STALL_FRAMES, brought - 1);
+      this.stallUntil = this.now() + FRAME_MS;
+    }
   }
 
   private keepBurst(): void {
-    if (this.tokens > BURST_FRAMES) this.tokens = BURST_FRAMES;
+    const kept = this.stallTokens > 0 && this.now() < this.stallUntil ? BURST_FRAMES + this.stallTokens : BURST_FRAMES;
+    if (this.tokens > kept) this.tokens = kept;
   }
 
   private sendWhole(): void {
