@@ -49,6 +49,8 @@ export interface PhoneSideResult {
   roundTripMs: Percentiles;
   /** |inter-arrival - 20 ms| of frames played to the phone. */
   jitterMs: Percentiles;
+  /** This process's own event-loop delay over the window: latency and jitter are stamped here, so they include it. */
+  loopDelayMs: Percentiles;
   phonesErrors: string[];
 }
 

@@ -68,6 +68,7 @@ export function resultRows(results: ScenarioResult[], baseline: ScenarioResult |
     row('target RSS end / peak (MB)', (r) => `${r.targetRssMb.toFixed(0)} / ${r.targetRssPeakMb.toFixed(0)}`),
     row('target event-loop delay p99 (ms)', (r) => ms(r.targetLoopDelay.p99)),
     row('phones + agent process CPU', (r) => pct(r.phonesCpuPct)),
+    row('phones + agent event-loop delay p99 (ms)', (r) => ms(r.phones.loopDelayMs.p99)),
     row('machine load average (1 min)', (r) => r.loadAverage.toFixed(1)),
   ];
 }
