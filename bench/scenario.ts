@@ -19,6 +19,8 @@ export interface ScenarioOptions {
 
 export interface ScenarioResult {
   name: string;
+  /** The target's process id (its CPU profile is named after it). */
+  targetPid: number;
   mode: Mode;
   format: Format;
   phones: PhoneSideResult;
@@ -120,6 +122,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     if (outcome.type === 'error') throw new Error(`phones process failed: ${outcome.message}`);
     return {
       name,
+      targetPid: target.pid,
       mode: o.mode,
       format: o.format,
       phones: outcome.result,

@@ -48,7 +48,7 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
  * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
  * listen to `change`.
  */
-export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
+export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
   private clock!: CreationClock;
   private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
@@ -270,10 +270,6 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   onEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
     return this.withDeviceLock(deviceId, () => this.applyPhoneEvent(deviceId, event));
-  }
-
-  onAudio(deviceId: string, frame: Buffer): void {
-    this.emit('audio', deviceId, frame);
   }
 
   /** Keypad digits the remote party pressed (protocol extension 1.1); not stored, passed to listeners. */

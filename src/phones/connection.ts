@@ -46,7 +46,8 @@ const SLOW_CLOSE_GRACE_MS = 5_000;
  */
 export class PhoneConnection {
   latencyMs: number | undefined;
-  lastSeenAt = new Date().toISOString();
+  /** Kept as a number: it is set by every message, read rarely. */
+  private lastSeenMs = Date.now();
   helloReceived = false;
   /** Binary frames refused for not being 640 bytes. */
   badFrames = 0;
@@ -88,6 +89,10 @@ export class PhoneConnection {
       // While the gateway holds reading, the pong sits unread behind the phone's messages.
       holding: () => this.reading === 'paused',
     });
+  }
+
+  get lastSeenAt(): string {
+    return new Date(this.lastSeenMs).toISOString();
   }
 
   get open(): boolean {
@@ -137,7 +142,7 @@ export class PhoneConnection {
   }
 
   private seen(): void {
-    this.lastSeenAt = new Date().toISOString();
+    this.lastSeenMs = Date.now();
     this.handlers.onSeen();
   }
 
