@@ -174,7 +174,7 @@ describe('a media socket whose credential is revoked', () => {
     byKey.ws.on('ping', () => (pings += 1));
 
     const db = new Database(path.join(g.dataDir, SQLITE_FILE));
-    t.defer(() => db.close());
+    t.defer(() => void db.close());
     db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
     const from = pings;
     await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
