@@ -4,7 +4,7 @@ import Database from 'libsql';
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
 import type { Tables } from './schema.js';
@@ -14,7 +14,35 @@ export type Db = Kysely<Tables>;
 export interface Store {
   db: Db;
   dialect: 'sqlite' | 'postgres';
+  /** The database's connection string (PostgreSQL), for a connection of its own (LISTEN). */
+  url: string | undefined;
+  /**
+   * Runs `work` while no other gateway on the same database runs its own: the start-up's migrations
+   * and first-run writes happen once even when several nodes start together (a PostgreSQL advisory
+   * lock held on a connection of its own; one process needs none on SQLite).
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Any fixed number: the advisory lock of the gateways' start-up. */
+const STARTUP_LOCK = '7316400000001';
+/** A start-up waits at most this long for another node's. */
+const STARTUP_LOCK_TIMEOUT = '60s';
+
+function exclusively(db: Db, dialect: Store['dialect']): Store['exclusively'] {
+  if (dialect === 'sqlite') return (work) => work();
+  return (work) =>
+    db.connection().execute(async (connection) => {
+      await sql`select set_config('lock_timeout', ${STARTUP_LOCK_TIMEOUT}, false)`.execute(connection);
+      await sql`select pg_advisory_lock(${STARTUP_LOCK}::bigint)`.execute(connection);
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(${STARTUP_LOCK}::bigint)`.execute(connection);
+        await sql`select set_config('lock_timeout', '0', false)`.execute(connection);
+      }
+    });
 }
 
 export const SQLITE_FILE = 'gateway.db';
@@ -82,7 +110,8 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     db = new Kysely<Tables>({ dialect: new TurnTakingSqliteDialect({ database: file as unknown as SqliteDatabase }) });
   }
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const once = exclusively(db, dialect);
+  const { error, results } = await once(() => migrator.migrateToLatest()).catch((err: unknown) => ({ error: err, results: undefined }));
   for (const r of results ?? []) {
     if (r.status === 'Success') options.log.info({ migration: r.migrationName }, 'migration applied');
   }
@@ -90,5 +119,5 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, url: options.databaseUrl, exclusively: once, close: () => db.destroy() };
 }

@@ -8,3 +8,4 @@ export { UsersRepo, SessionsRepo, type UserRow, type SessionRow } from './accoun
 export { CallsRepo, FINAL_STATES, type CallRow, type CallEventRow, type CallQuery, type Executor, type TranscriptLineRow } from './calls-repo.js';
 export { AssistantMessagesRepo, type AssistantMessageRow } from './assistant-messages-repo.js';
 export const nowIso = (): string => new Date().toISOString();
+export { ClusterRepo, type NodeRow } from './cluster-repo.js';

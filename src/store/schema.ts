@@ -54,6 +54,8 @@ export interface CallsTable {
   updated_at: string;
   answered_at: string | null;
   ended_at: string | null;
+  /** When its agent stream was detached (DELETE …/stream): a node taking the call over leaves it closed. */
+  stream_detached_at?: string | null;
 }
 
 export interface CallEventsTable {
@@ -87,6 +89,8 @@ export interface WebhookJobsTable {
   /** Number of the next attempt, 1 to 4. */
   attempt: number;
   due_at: string;
+  /** The node that makes its attempts (several gateways on PostgreSQL); null on SQLite, or while no node holds it. */
+  claimed_by?: string | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -134,6 +138,11 @@ export interface AssistantMessagesTable {
   urgency: string;
   taken_at: string;
 }
+
+/*
+ * PostgreSQL only (several gateways, docs/cluster.md), queried in plain SQL by ClusterRepo:
+ * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 006).
+ */
 
 export interface Tables {
   settings: SettingsTable;
