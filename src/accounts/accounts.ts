@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from '../auth/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
-import { FailureLimiter } from '../phones/rate-limit.js';
+import { MemoryFailureLimiter, type FailureLimiter, type FailureLimiterFactory } from '../phones/rate-limit.js';
 import type { SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.js';
 import type { IssuedSetupToken, SetupToken } from './setup-token.js';
@@ -33,6 +33,8 @@ export interface AccountServiceOptions {
   sessionTtlMs?: number;
   /** Failed sign-ins per email and client, and per client, before 429. */
   limits?: { perAccount: number; perClient: number; windowMs: number };
+  /** Where failures are counted: in memory by default; in the database when several gateways share it. */
+  limiters?: FailureLimiterFactory;
   now?: () => number;
   /** The first run's proof of control of the server; without it, setup needs an API key. */
   setupToken?: SetupToken;
@@ -72,8 +74,9 @@ export class AccountService {
     this.now = o.now ?? Date.now;
     this.sessionTtlMs = o.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
     const limits = o.limits ?? DEFAULT_LOGIN_LIMITS;
-    this.perAccount = new FailureLimiter(limits.perAccount, limits.windowMs, 'sign-in');
-    this.perClient = new FailureLimiter(limits.perClient, limits.windowMs, 'sign-in');
+    const limiter = o.limiters ?? ((_scope: string, max: number, windowMs: number, what: string) => new MemoryFailureLimiter(max, windowMs, what, this.now));
+    this.perAccount = limiter('sign-in-account', limits.perAccount, limits.windowMs, 'sign-in');
+    this.perClient = limiter('sign-in-client', limits.perClient, limits.windowMs, 'sign-in');
   }
 
   private iso(offsetMs = 0): string {
@@ -160,19 +163,18 @@ export class AccountService {
   async login(email: string, password: string, client: string): Promise<{ user: User; session: Session }> {
     const normalized = normalizeEmail(email);
     const accountKey = `${normalized}\n${client}`;
-    const now = this.now();
     // Counted before the slow hash, so a burst of parallel guesses cannot all pass the check.
-    this.perClient.check(client, now);
-    const forgiveAccount = this.perAccount.attempt(accountKey, now);
-    const forgiveClient = this.perClient.attempt(client, now);
+    await this.perClient.check(client);
+    const forgiveAccount = await this.perAccount.attempt(accountKey);
+    const forgiveClient = await this.perClient.attempt(client);
     const row = await this.o.users.byEmail(normalized);
     const ok = row ? await verifyPassword(password, row.password_hash) : (await burnVerification(password), false);
     if (!row || !ok) {
       this.o.log.info({ client }, 'sign-in refused');
       throw wrongCredentials();
     }
-    forgiveAccount();
-    forgiveClient();
+    await forgiveAccount();
+    await forgiveClient();
     const at = this.iso();
     await this.o.users.touchLogin(row.id, at);
     await this.o.sessions.deleteExpired(at);
