@@ -38,6 +38,18 @@ export interface CallServiceOptions {
    * the phone's own events, resent from its outbox right after the hello, end them with their true cause.
    */
   reconcileDelayMs: number;
+  /**
+   * Whether any node holds the phone's socket (several gateways on PostgreSQL); on one gateway, the
+   * hub alone knows. A grace period ends nothing while the phone is connected anywhere.
+   */
+  connectedAnywhere?: ((deviceId: string) => Promise<boolean>) | undefined;
+}
+
+/** A call whose phone came back naming it, on a node that was not serving its audio (another node died, or this one restarted). */
+export interface ResumedCall {
+  call: Call;
+  /** Its agent stream was detached (DELETE …/stream): it stays closed. */
+  streamDetached: boolean;
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
@@ -47,7 +59,19 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
  * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
  * listen to `change`.
  */
-export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; audio: [deviceId: string, frame: Buffer]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
+/**
+ * `resumed`: the phone's hello named a live call (see ResumedCall); listeners that hold nothing for
+ * it yet take it up again. `released`: the call's phone now lives on another node, which serves the
+ * call from now on; listeners let go of it without ending it.
+ */
+export class CallService extends EventEmitter<{
+  change: [CallChange];
+  incoming: [Call];
+  audio: [deviceId: string, frame: Buffer];
+  dtmf: [callId: string, digits: string];
+  resumed: [ResumedCall];
+  released: [Call];
+}> implements PhoneEventSink {
   private clock!: CreationClock;
   private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
@@ -64,7 +88,12 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   async start(): Promise<void> {
     this.clock = new CreationClock(await this.o.repo.latestCreatedAt());
     const away = new Set((await this.o.repo.openCalls()).map((c) => c.device_id));
-    for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
+    for (const deviceId of away) if (!(await this.connectedAnywhere(deviceId))) this.startGrace(deviceId);
+  }
+
+  private connectedAnywhere(deviceId: string): Promise<boolean> {
+    if (this.o.hub.connected(deviceId)) return Promise.resolve(true);
+    return this.o.connectedAnywhere?.(deviceId) ?? Promise.resolve(false);
   }
 
   /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
@@ -193,8 +222,22 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   /** Stores the call's stream configuration (the streams domain owns what happens next). */
   async setStream(callId: string, stream: StreamConfig | null): Promise<Call> {
-    await this.o.repo.update(callId, { stream: stream ? JSON.stringify(stream) : null, updated_at: new Date().toISOString() });
+    await this.o.repo.update(callId, { stream: stream ? JSON.stringify(stream) : null, stream_detached_at: null, updated_at: new Date().toISOString() });
     return this.get(callId);
+  }
+
+  /** Remembers that the call's stream was detached, so a node that takes the call over does not open it again. */
+  async markStreamDetached(callId: string): Promise<void> {
+    await this.o.repo.update(callId, { stream_detached_at: new Date().toISOString() });
+  }
+
+  /**
+   * The phone now lives on another node (several gateways): its open calls are served there, so
+   * this node lets go of them (`released`) and ends nothing.
+   */
+  async releaseDevice(deviceId: string): Promise<void> {
+    this.cancelGrace(deviceId);
+    for (const row of await this.o.repo.openCalls(deviceId)) this.emit('released', presentCall(row));
   }
 
   // ---- the phone's side -------------------------------------------------------------------
@@ -212,6 +255,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   private async reconcileHello(deviceId: string, hello: HelloMessage, helloAt: string): Promise<void> {
     const onPhone = hello.call ?? null;
+    if (onPhone) await this.resume(deviceId, onPhone);
     if (onPhone?.callId) {
       const known = await this.o.repo.get(onPhone.callId);
       if (known && known.device_id === deviceId && isFinal(known.state)) {
@@ -233,6 +277,13 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       void this.reconcile(deviceId, missing).catch((err: unknown) => this.o.log.error({ err, deviceId }, 'reconcile failed'));
     }, this.o.reconcileDelayMs);
     this.reconcileTimers.add(timer);
+  }
+
+  /** The call the hello names goes on: if it is answered, its audio and agent stream are taken up again where they are not held. */
+  private async resume(deviceId: string, onPhone: NonNullable<HelloMessage['call']>): Promise<void> {
+    const row = (onPhone.callId ? await this.o.repo.get(onPhone.callId) : undefined) ?? (await this.o.repo.byNativeId(deviceId, onPhone.nativeCallId));
+    if (!row || row.device_id !== deviceId || (row.state !== 'active' && row.state !== 'held')) return;
+    this.emit('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at) });
   }
 
   /** Ends the calls a phone's `hello` did not name, unless its own events have ended them meanwhile. */
@@ -280,9 +331,11 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const timer = setTimeout(() => {
       this.graceTimers.delete(deviceId);
       if (this.o.hub.connected(deviceId)) return;
-      void this.endOpenCalls(deviceId, 'the phone stayed disconnected').catch((err: unknown) =>
-        this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'),
-      );
+      void (async () => {
+        // Connected to another node meanwhile: that node serves its calls.
+        if (await this.connectedAnywhere(deviceId)) return this.releaseDevice(deviceId);
+        await this.endOpenCalls(deviceId, 'the phone stayed disconnected');
+      })().catch((err: unknown) => this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'));
     }, this.o.phoneGraceMs);
     timer.unref();
     this.graceTimers.set(deviceId, timer);

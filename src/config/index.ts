@@ -54,6 +54,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
     .optional(),
+  NODE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine(withoutCredentials, CREDENTIALS_REFUSED)
+    .refine((url) => new URL(url).pathname === '/' && !new URL(url).search && !new URL(url).hash, 'must be only scheme, host and port, such as http://10.0.0.5:8080')
+    .optional(),
   HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_TOKEN: z
     .string()
@@ -102,6 +107,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** With PostgreSQL: the address the other gateways of the cluster reach this one at (docs/cluster.md). */
+  nodeUrl: string | undefined;
   gatewayApiKey: string | undefined;
   /** A Bearer token that opens GET /metrics only (for a scraper), beside the API keys. */
   metricsToken: string | undefined;
@@ -159,11 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together');
   }
+  if (e.NODE_URL && !e.DATABASE_URL) throw new ConfigError('NODE_URL', 'names this gateway in a cluster, which needs DATABASE_URL (PostgreSQL)');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    nodeUrl: e.NODE_URL?.replace(/\/$/, ''),
     gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
     metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL,

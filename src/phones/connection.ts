@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
@@ -33,6 +34,8 @@ const QUEUE_LOW = 10;
  * paused while too many wait), pings it, and matches command acks.
  */
 export class PhoneConnection {
+  /** Names this socket among the phone's sockets, on every node (a newer one replaces it). */
+  readonly id = randomUUID();
   latencyMs: number | undefined;
   lastSeenAt = new Date().toISOString();
   helloReceived = false;

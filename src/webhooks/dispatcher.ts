@@ -61,10 +61,23 @@ export interface WebhookDispatcherOptions {
   outbound?: OutboundPolicy;
   /** Attempts in flight at once to one receiver (URL origin), and in all. */
   concurrency?: Partial<DeliveryQueueLimits>;
+  /** Several gateways on one database: this node makes only the attempts of the jobs it claimed. */
+  claims?: WebhookClaims;
 }
 
-/** A stored job, as `release()` takes it once the transaction that stored it has committed. */
-export type StoredWebhookJob = QueuedJob;
+/**
+ * How a node of a cluster shares the jobs (docs/cluster.md): it holds the jobs it stores, claims
+ * those no live node holds every `pollMs`, and makes no attempt while its lease may have run out.
+ */
+export interface WebhookClaims {
+  nodeId(): string;
+  leaseHeld(): boolean;
+  leaseMs: number;
+  pollMs: number;
+}
+
+/** A stored job, as `release()` takes it once the transaction that stored it has committed; `held` false: another node's to claim. */
+export type StoredWebhookJob = QueuedJob & { held: boolean };
 
 type Lifecycle = 'stopped' | 'starting' | 'running' | 'stopping';
 /** What an attempt leaves: the job's next attempt, or null when it is done (or gone). */
@@ -130,6 +143,9 @@ export class WebhookDispatcher {
   private timerAt = Infinity;
   private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
+  private readonly claims: WebhookClaims | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> = Promise.resolve();
 
   constructor(options: WebhookDispatcherOptions) {
     if (options.retryDelaysMs.length === 0) throw new Error('retryDelaysMs must list at least one delay');
@@ -143,7 +159,9 @@ export class WebhookDispatcher {
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
     this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
-    this.recorder = new AttemptRecorder(this.repo);
+    this.claims = options.claims;
+    const claims = this.claims;
+    this.recorder = new AttemptRecorder(this.repo, claims ? () => claims.nodeId() : undefined);
   }
 
   /**
@@ -153,14 +171,16 @@ export class WebhookDispatcher {
   async enqueue(job: WebhookJobInput, tx?: Db): Promise<StoredWebhookJob> {
     const dueAt = this.now();
     const content: JobContent = { eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body) };
-    const id = await this.repo.insertJob({ callId: job.callId, ...content, attempt: 1, dueAt: iso(dueAt) }, tx);
-    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt, content };
+    const row = { callId: job.callId, ...content, attempt: 1, dueAt: iso(dueAt) };
+    const { id, held } = this.claims ? await this.repo.insertHeldJob(row, this.claims.nodeId(), tx) : { id: await this.repo.insertJob(row, tx), held: true };
+    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt, content, held };
     if (!tx) this.release(stored);
     return stored;
   }
 
   /** Schedules a job whose transaction has committed. While stopped, the next start reads it from the store. */
   release(job: StoredWebhookJob): void {
+    if (!job.held) return;
     if (this.state === 'starting') this.releasedWhileStarting.push(job);
     if (this.state !== 'running') return;
     this.queue.add(this.withinBudget(job));
@@ -189,11 +209,14 @@ export class WebhookDispatcher {
     setMaxListeners(0, this.abort.signal);
     this.sender = new WebhookSender({ timeoutMs: this.timeoutMs, outbound: this.outbound });
     try {
-      for (let after = 0; ; ) {
-        const page = await this.repo.jobsAfter(after, LOAD_PAGE);
-        for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
-        if (page.length < LOAD_PAGE) break;
-        after = page[page.length - 1]!.id;
+      if (this.claims) await this.claim();
+      else {
+        for (let after = 0; ; ) {
+          const page = await this.repo.jobsAfter(after, LOAD_PAGE);
+          for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
+          if (page.length < LOAD_PAGE) break;
+          after = page[page.length - 1]!.id;
+        }
       }
     } catch (err) {
       this.state = 'stopped';
@@ -203,7 +226,42 @@ export class WebhookDispatcher {
     if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
     for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
     this.state = 'running';
+    if (this.claims) this.schedulePoll(this.claims);
     this.pump();
+  }
+
+  /** Claims, page by page, the jobs no live node holds (a dead node's, or ones that waited behind another node's). */
+  private async claim(): Promise<number> {
+    const claims = this.claims!;
+    let claimed = 0;
+    for (;;) {
+      const page = await this.repo.claimJobs(claims.nodeId(), claims.leaseMs, LOAD_PAGE);
+      for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
+      claimed += page.length;
+      if (page.length < LOAD_PAGE) return claimed;
+    }
+  }
+
+  private schedulePoll(claims: WebhookClaims): void {
+    this.pollTimer = setTimeout(() => {
+      this.polling = (claims.leaseHeld() ? this.claim() : Promise.resolve(0))
+        .then((claimed) => {
+          if (claimed > 0) this.log.info({ claimed }, 'claimed webhook jobs no live node held');
+        })
+        .catch((err: unknown) => this.log.warn({ err }, 'could not claim webhook jobs'))
+        .finally(() => {
+          if (this.state !== 'running') return;
+          this.schedulePoll(claims);
+          this.pump();
+        });
+    }, claims.pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Several gateways: this node joined again under a new id (it was declared dead): its jobs are claimed anew. */
+  async reclaim(): Promise<void> {
+    await this.stop();
+    await this.start();
   }
 
   /** Stops scheduling and waits (at most about 2 s) for attempts in flight; later ones resume on the next start. */
@@ -211,6 +269,8 @@ export class WebhookDispatcher {
     await this.starting?.catch(() => undefined);
     if (this.state !== 'running') return;
     this.state = 'stopping';
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    await this.polling;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
@@ -254,6 +314,8 @@ export class WebhookDispatcher {
   /** Starts what may go out now and sets the timer for the next job that becomes due. */
   private pump(): void {
     if (this.state !== 'running') return;
+    // A node whose lease may have run out makes no attempt: another node may be taking its jobs over (the poll pumps again).
+    if (this.claims && !this.claims.leaseHeld()) return;
     for (const job of this.queue.take(this.now())) this.launch(job);
     const next = this.queue.nextDueAt();
     if (next !== undefined) this.wakeAt(next);

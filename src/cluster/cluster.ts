@@ -1,0 +1,162 @@
+import type { CallService, CallStateCounts } from '../calls/index.js';
+import type { LiveHub, LiveMessage } from '../live/index.js';
+import type { Logger } from '../log.js';
+import type { FailureLimiterFactory, PhoneHub, PhonePresence } from '../phones/index.js';
+import type { SettingsService } from '../settings/index.js';
+import { ClusterRepo, type Db, type SecretBox } from '../store/index.js';
+import type { WebhookClaims, WebhookDispatcher } from '../webhooks/index.js';
+import { ClusterBus } from './bus.js';
+import { NODE_ID_HEADER, NodeLink } from './link.js';
+import { ClusterNode, DEFAULT_NODE_TIMINGS, type NodeTimings } from './node.js';
+import { sharedFailureLimiters } from './rate-limit.js';
+import { PhoneRouting } from './routing.js';
+
+export interface ClusterTimings extends NodeTimings {
+  /** How often a node claims the webhook jobs no live node holds. */
+  claimPollMs: number;
+  /** How often a node reads the settings again, whatever it heard: the bound on a missed change's staleness. */
+  settingsRefreshMs: number;
+}
+
+export const DEFAULT_CLUSTER_TIMINGS: ClusterTimings = { ...DEFAULT_NODE_TIMINGS, claimPollMs: 1_000, settingsRefreshMs: 2_000 };
+
+/** The label of the key the nodes derive from the shared secret key to recognise each other's requests. */
+const TOKEN_LABEL = 'voice-gateway cluster node token v1';
+
+/** What the cluster connects, once the gateway has built it. */
+export interface ClusterParts {
+  hub: PhoneHub;
+  calls: CallService;
+  settings: SettingsService;
+  live: LiveHub;
+  callStates: CallStateCounts;
+  webhooks: WebhookDispatcher;
+}
+
+/**
+ * This gateway as one node of several on one PostgreSQL database (docs/cluster.md): its membership
+ * and heartbeat, the bus the nodes tell each other facts on (LISTEN/NOTIFY), the link they pass
+ * requests and media sockets over (HTTP), which node holds each phone, and the rate limits and
+ * webhook claims they share.
+ */
+export class Cluster {
+  readonly repo: ClusterRepo;
+  readonly node: ClusterNode;
+  readonly bus: ClusterBus;
+  readonly routing: PhoneRouting;
+  readonly limiters: FailureLimiterFactory;
+  private readonly link: NodeLink;
+  private settingsTimer: NodeJS.Timeout | undefined;
+  private readonly stops: Array<() => void> = [];
+
+  constructor(
+    private readonly o: { db: Db; connectionString: string; box: SecretBox; log: Logger; timings: ClusterTimings },
+  ) {
+    this.repo = new ClusterRepo(o.db);
+    this.node = new ClusterNode({ repo: this.repo, log: o.log, timings: o.timings });
+    this.bus = new ClusterBus({ connectionString: o.connectionString, db: o.db, repo: this.repo, nodeId: () => this.node.id, log: o.log });
+    this.link = new NodeLink(o.box.derive(TOKEN_LABEL).map((key) => key.toString('base64url')));
+    this.routing = new PhoneRouting({ repo: this.repo, node: this.node, link: this.link });
+    this.limiters = sharedFailureLimiters(this.repo);
+  }
+
+  /** Where the phone hub records which node holds each phone; tells the other nodes, whose older socket of it closes. */
+  readonly presence: PhonePresence = {
+    hold: async (deviceId, connectionId) => {
+      await this.repo.holdPhone(deviceId, this.node.id, connectionId);
+      this.bus.publish('phone', `${deviceId} ${connectionId}`);
+    },
+    release: (deviceId, connectionId) => this.repo.releasePhone(deviceId, connectionId),
+  };
+
+  /** Phones whose socket a live node holds. */
+  connectedPhones(deviceIds?: string[]): Promise<Set<string>> {
+    return this.repo.connectedPhones(this.node.leaseMs, deviceIds);
+  }
+
+  async connectedAnywhere(deviceId: string): Promise<boolean> {
+    return (await this.repo.phoneNode(deviceId, this.node.leaseMs)) !== undefined;
+  }
+
+  claims(): WebhookClaims {
+    return { nodeId: () => this.node.id, leaseHeld: () => this.node.leaseHeld(), leaseMs: this.node.leaseMs, pollMs: this.o.timings.claimPollMs };
+  }
+
+  /** Before the gateway serves: listens to the other nodes. */
+  async listen(parts: ClusterParts): Promise<void> {
+    const { hub, calls, settings, live, callStates, webhooks } = parts;
+    const log = this.o.log;
+    const onMessage = (kind: string, payload: string): void => {
+      if (kind === 'live') {
+        const message = JSON.parse(payload) as LiveMessage;
+        live.deliver(message, payload);
+        if (message.type === 'call') callStates.apply(message.previousState, message.call.state);
+      } else if (kind === 'settings') {
+        settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings another node changed'));
+      } else if (kind === 'phone') {
+        const [deviceId = '', connectionId = ''] = payload.split(' ');
+        hub.replacedElsewhere(deviceId, connectionId);
+        calls.releaseDevice(deviceId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of the calls of a phone that moved'));
+      }
+    };
+    const onResync = (): void => {
+      settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again'));
+      callStates.recount().catch((err: unknown) => log.warn({ err }, 'could not count the calls again'));
+    };
+    this.bus.on('message', onMessage);
+    this.bus.on('resync', onResync);
+    this.stops.push(() => {
+      this.bus.off('message', onMessage);
+      this.bus.off('resync', onResync);
+    });
+    live.relayTo((text) => this.bus.publish('live', text));
+    settings.onSaved(() => this.bus.publish('settings', ''));
+    await this.bus.start();
+
+    const onReaped = (_nodes: string[], devices: string[]): void => {
+      // This node took the dead node's phones off the map: their calls get the grace period here.
+      for (const deviceId of devices) {
+        calls.onDisconnected(deviceId);
+        hub.emit('device', deviceId);
+      }
+    };
+    const onRejoined = (): void => {
+      hub.holdAgain().catch((err: unknown) => log.warn({ err }, 'could not record this node\'s phones again'));
+      webhooks.reclaim().catch((err: unknown) => log.error({ err }, 'could not claim the webhook jobs again'));
+    };
+    this.node.on('reaped', onReaped);
+    this.node.on('rejoined', onRejoined);
+    this.stops.push(() => {
+      this.node.off('reaped', onReaped);
+      this.node.off('rejoined', onRejoined);
+    });
+    this.settingsTimer = setInterval(() => void settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again')), this.o.timings.settingsRefreshMs);
+    this.settingsTimer.unref();
+  }
+
+  /** Once the gateway listens: the node joins, with its address (NODE_URL, or the loopback address and the bound port). */
+  join(url: string): Promise<void> {
+    return this.node.join(url);
+  }
+
+  /** Null when the node's address reaches this very node; else what is wrong, for the start log. */
+  async checkAddress(): Promise<string | null> {
+    const url = this.node.url;
+    const outcome = await this.link.forward(url, { method: 'GET', path: '/health', headers: new Headers(), body: undefined }, 5_000);
+    if (outcome === 'unreachable' || outcome === 'timeout') {
+      return `this gateway cannot reach itself at ${url} (${outcome}): the other nodes cannot pass it requests for its phones; set NODE_URL to an address they reach it at`;
+    }
+    const answered = outcome.headers.get(NODE_ID_HEADER);
+    if (answered === this.node.id) return null;
+    return `${url} reaches ${answered ? `another node (${answered})` : 'something that is not a node of this cluster'}, not this gateway: set NODE_URL to the address the other nodes reach this one at`;
+  }
+
+  /** Leaves the cluster (its phones and webhook claims are let go at once) and stops listening. */
+  async leave(): Promise<void> {
+    if (this.settingsTimer) clearInterval(this.settingsTimer);
+    for (const stop of this.stops.splice(0)) stop();
+    await this.node.leave();
+    await this.bus.close();
+    this.link.close();
+  }
+}
