@@ -57,7 +57,7 @@ const envSchema = z.object({
   NODE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .refine(withoutCredentials, CREDENTIALS_REFUSED)
-    .refine((url) => new URL(url).pathname === '/' && !new URL(url).search && !new URL(url).hash, 'must be only scheme, host and port, such as http://10.0.0.5:8080')
+    .refine((url) => !URL.canParse(url) || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(url), 'must be only scheme, host and port, such as http://10.0.0.5:8080')
     .optional(),
   HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_TOKEN: z

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { callInState, eventually, pairingCode, show, testScope } from '../helpers/phones.js';
-import { agent, TONE, type PeerSocket } from '../streams/helpers.js';
+import { agent, openMedia, TONE, type PeerSocket } from '../streams/helpers.js';
+import { TEST_API_KEY } from '../helpers/gateway.js';
 import { Balancer, clusterDatabase, newSecretKey, POSTGRES, SKIP_REASON, startNode } from './support.js';
 
 if (!POSTGRES) console.log(SKIP_REASON);
@@ -89,5 +90,47 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     await second.message((m) => m.event === 'stop');
     await callInState(b, callId, 'ended');
     await receiver.waitUntil((r) => r.body.call?.id === callId && r.body.event === 'call.disconnected');
+  }, 60_000);
+
+  it('a phone whose connection moves to another live node: the first node lets the call go, the second takes it up', async () => {
+    const db = await clusterDatabase();
+    started.push(() => db.drop());
+    const secretKey = newSecretKey();
+    const [a, b] = await Promise.all([startNode({ databaseUrl: db.url, name: 'a', secretKey }), startNode({ databaseUrl: db.url, name: 'b', secretKey })]);
+    started.push(() => b.stop(), () => a.stop());
+    const balancer = await Balancer.start([a.port, b.port]);
+    started.push(() => balancer.close());
+    const fake = await agent(t);
+    const phone = t.track(new PhoneSimulator({ gatewayUrl: balancer.url, name: 'Roaming phone', audio: TONE, dial: { outcome: 'answer', ringMs: 50 }, reconnectDelayMs: { initial: 50, max: 500 } }));
+    await phone.pair(await pairingCode(a));
+    balancer.prefer(a.port);
+    await phone.connect();
+
+    const placed = await a.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100', stream: { url: fake.url } });
+    expect(placed.status, show(placed)).toBe(202);
+    const callId = placed.body.call.id;
+    const first = await fake.connection(0);
+    await first.message((m) => m.type === 'start');
+    const media = await openMedia(a, callId, { authorization: `Bearer ${TEST_API_KEY}` });
+    if (!media.ok) throw new Error(`media socket refused: ${media.status}`);
+    await media.peer.frames(3);
+
+    // The network drops; the phone comes back through the balancer to node b while node a lives on.
+    balancer.prefer(b.port);
+    const reconnected = phone.waitFor('connected', 10_000);
+    phone.dropSocket();
+    await reconnected;
+    const second = await fake.connection(1);
+    expect(await second.message((m) => m.type === 'start')).toMatchObject({ callId, resumed: 'true' });
+    // Node a stops its stream (the call goes on) and its media socket.
+    expect((await first.message((m) => m.type === 'stop')).callId).toBe(callId);
+    await media.peer.closed;
+    await second.frames(5);
+    expect((await callInState(a, callId, 'active')).state).toBe('active');
+
+    const hangup = await a.api('POST', `/v1/calls/${callId}/hangup`);
+    expect(hangup.status, show(hangup)).toBe(202);
+    await second.message((m) => m.type === 'stop');
+    await callInState(b, callId, 'ended');
   }, 60_000);
 });

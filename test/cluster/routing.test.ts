@@ -196,6 +196,37 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect(deliveries.every((d) => Number(d.n) === 1)).toBe(true);
   });
 
+  it('keeps a call\'s first attempt waiting while an earlier one of the same call is held by another live node', async () => {
+    const receiver = await t.receiver();
+    const now = new Date().toISOString();
+    const insert = async (callId: string, claimedBy: string | null) => {
+      const eventId = randomUUID();
+      const body = JSON.stringify({ event: 'call.active', eventId, occurredAt: now, receivedAt: now, payload: {}, call: { id: callId } });
+      await db.query(`insert into webhook_jobs (call_id, event_id, event, url, body, attempt, due_at, claimed_by) values ($1, $2, 'call.active', $3, $4, 1, $5, $6)`, [
+        callId,
+        eventId,
+        receiver.url,
+        body,
+        now,
+        claimedBy,
+      ]);
+      return eventId;
+    };
+    // Node a holds the call's first event (as if its attempt were in flight there); the next one waits unclaimed.
+    await insert('call_orderedacrossnodes', a.nodeId);
+    const waiting = await insert('call_orderedacrossnodes', null);
+    // A later job of another call goes out: both nodes have polled since the waiting job was stored.
+    const sentinel = await insert('call_sentinel000000000', null);
+    await receiver.waitUntil((r) => r.headers['webhook-id'] === sentinel);
+    const rows = await db.query<{ claimed_by: string | null }>('select claimed_by from webhook_jobs where event_id = $1', [waiting]);
+    expect(rows).toEqual([{ claimed_by: null }]);
+    expect(receiver.requests.some((r) => r.headers['webhook-id'] === waiting)).toBe(false);
+
+    // Node a is done with its attempt: the waiting one goes out.
+    await db.query(`delete from webhook_jobs where call_id = 'call_orderedacrossnodes' and claimed_by = $1`, [a.nodeId]);
+    await receiver.waitUntil((r) => r.headers['webhook-id'] === waiting);
+  });
+
   // Last: the failures it counts hold the test's address for a minute.
   it('redeems a pairing code made on one node on the other, once, and counts failed codes across nodes', async () => {
     const code = await pairingCode(a);

@@ -43,6 +43,8 @@ export async function clusterDatabase(): Promise<{ url: string; query<R extends 
   const url = new URL(POSTGRES!);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  // Dropping the database ends its connections; an idle one may hear of it first.
+  pool.on('error', () => undefined);
   return {
     url: url.toString(),
     query: async (text, values) => (await pool.query(text, values)).rows,

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../streams/helpers.js';
+import { clusterDatabase, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
+
+if (!POSTGRES) console.log(SKIP_REASON);
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}, 30_000);
+
+async function cluster(): Promise<{ db: Awaited<ReturnType<typeof clusterDatabase>>; start: (name: string, env?: Record<string, string>, secretKey?: string) => Promise<ClusterNode>; secretKey: string }> {
+  const db = await clusterDatabase();
+  cleanups.push(() => db.drop());
+  const secretKey = newSecretKey();
+  return {
+    db,
+    secretKey,
+    start: async (name, env = {}, key = secretKey) => {
+      const node = await startNode({ databaseUrl: db.url, name, secretKey: key, env });
+      cleanups.push(() => node.stop());
+      return node;
+    },
+  };
+}
+
+describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', () => {
+  it('migrates an empty database once when three nodes start together, and makes one owner and one webhook secret', async () => {
+    const { db, start } = await cluster();
+    const admin = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'correct horse battery' };
+    const nodes = await Promise.all(['a', 'b', 'c'].map((name) => start(name, admin)));
+
+    const migrations = await db.query<{ name: string }>('select name from kysely_migration order by name');
+    expect(migrations.map((m) => m.name)).toEqual(['001-platform', '002-calls', '003-accounts', '004-assistant', '005-events-per-device', '006-cluster']);
+    const applied = nodes.flatMap((node) => logRecords(node).filter((r) => r.msg === 'migration applied').map((r) => r.migration));
+    expect(applied.sort()).toEqual(migrations.map((m) => m.name));
+
+    expect(await db.query('select email from users')).toEqual([{ email: 'owner@example.com' }]);
+    expect(await db.query(`select key from settings where key = 'generated.webhookSecret'`)).toHaveLength(1);
+    const hints = await Promise.all(nodes.map(async (node) => (await node.api<{ settings: { webhookSecret: { hint: string } } }>('GET', '/v1/settings')).body.settings.webhookSecret.hint));
+    expect(new Set(hints).size).toBe(1);
+  }, 60_000);
+
+  it('refuses to start a node whose secret key does not open what the cluster sealed', async () => {
+    const { start } = await cluster();
+    await start('a');
+    await expect(start('b', {}, newSecretKey())).rejects.toThrow(/the key from SECRET_KEY does not open the secrets stored in the database/);
+  }, 60_000);
+
+  it('says at start when NODE_URL does not reach the node, and when it reaches another', async () => {
+    const { start } = await cluster();
+    const a = await start('a');
+    const nowhere = await start('b', { NODE_URL: `http://127.0.0.1:${await closedPort()}` });
+    expect(logRecords(nowhere).find((r) => r.level === 50)?.msg).toMatch(/cannot reach itself at http:\/\/127\.0\.0\.1:\d+ .*set NODE_URL/);
+    const elsewhere = await start('c', { NODE_URL: a.url });
+    expect(logRecords(elsewhere).find((r) => r.level === 50)?.msg).toMatch(new RegExp(`reaches another node \\(${a.nodeId}\\)`));
+    expect(logRecords(a).some((r) => r.level === 50)).toBe(false);
+  }, 60_000);
+
+  it('lets go at once of what a stopping node held', async () => {
+    const { db, start } = await cluster();
+    const [, b] = await Promise.all([start('a'), start('b')]);
+    expect(await db.query('select id from cluster_nodes where id = $1', [b.nodeId])).toHaveLength(1);
+    await b.stop();
+    expect(await db.query('select id from cluster_nodes where id = $1', [b.nodeId])).toEqual([]);
+  }, 60_000);
+});
