@@ -53,6 +53,8 @@ export interface ResumedCall {
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
+/** A new call's creation instant taken by another gateway this many times in a row is not a coincidence. */
+const MAX_CREATED_AT_TRIES = 5;
 
 /**
  * The call domain: places and controls calls through the phone hub, applies the phone's events
@@ -181,7 +183,7 @@ export class CallService extends EventEmitter<{
         answered_at: null,
         ended_at: null,
       };
-      await this.o.repo.insert(row);
+      await this.withUniqueCreatedAt(row, (fresh) => this.o.repo.insert(fresh));
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
       this.emit('change', { call: presentCall(row), previousState: null });
       const command = this.command(row.id, 'dial', { to: input.to });
@@ -193,6 +195,21 @@ export class CallService extends EventEmitter<{
       }
       return { call: await this.get(row.id), command };
     });
+  }
+
+  /**
+   * Inserts a new call; when another gateway of the cluster took the same `created_at` microsecond,
+   * takes the next instant of this gateway's clock and tries again (the row is updated in place).
+   */
+  private async withUniqueCreatedAt<T>(row: CallRow, insert: (row: CallRow) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await insert(row);
+      } catch (err) {
+        if (attempt >= MAX_CREATED_AT_TRIES || !this.o.repo.createdAtTaken(err)) throw err;
+        row.created_at = row.updated_at = this.clock.next();
+      }
+    }
   }
 
   /** A dial the phone never took: the call is failed at once so it does not keep the phone busy. */
@@ -419,14 +436,19 @@ export class CallService extends EventEmitter<{
   }
 
   /** Stores an event, moves the call (storing it first when it is new) and enqueues its webhook, in one transaction. */
-  private async record(
+  private record(row: CallRow, event: EventName, eventId: string, payload: Record<string, unknown>, occurredAt: string, nativeCallId: string | null, isNew = false): Promise<void> {
+    if (!isNew) return this.recordOnce(row, event, eventId, payload, occurredAt, nativeCallId, false);
+    return this.withUniqueCreatedAt(row, (fresh) => this.recordOnce(fresh, event, eventId, payload, occurredAt, nativeCallId, true));
+  }
+
+  private async recordOnce(
     row: CallRow,
     event: EventName,
     eventId: string,
     payload: Record<string, unknown>,
     occurredAt: string,
     nativeCallId: string | null,
-    isNew = false,
+    isNew: boolean,
   ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);

@@ -94,6 +94,18 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect(refused.body.error).toMatchObject({ code: 'NO_SIM', message: 'No SIM card is ready' });
   });
 
+  it('gives calls created at the same moment on both nodes creation instants of their own', async () => {
+    const nodeOf = (i: number) => (i % 2 === 0 ? a : b);
+    const phones = await Promise.all(Array.from({ length: 16 }, (_, i) => t.phone(nodeOf(i), { dial: { outcome: 'manual' } })));
+    // Each node makes its first call of a millisecond at that millisecond's first microsecond: both nodes at once collide.
+    const placed = await Promise.all(phones.slice(0, 8).map((phone, i) => nodeOf(i).api<{ call: Call }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100' })));
+    expect(placed.map((res) => res.status), placed.map(show).join('\n')).toEqual(Array<number>(8).fill(202));
+    const rung = await Promise.all(phones.slice(8).map((phone) => phone.ringIncoming('+15550111')));
+    const calls = await Promise.all([...placed.map((res) => res.body.call.id), ...rung].map((callId) => a.api<{ call: Call }>('GET', `/v1/calls/${callId}`)));
+    const createdAt = calls.map((res) => res.body.call.createdAt);
+    expect(new Set(createdAt).size).toBe(16);
+  });
+
   it('runs a call\'s agent stream on the phone\'s node and proxies a media socket opened on the other node', async () => {
     const phone = await t.phone(a, { dial: { outcome: 'answer', ringMs: 30 }, audio: TONE });
     const fake = await agent(t);
