@@ -155,6 +155,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     phoneGraceMs: timings.phoneGraceMs,
     reconcileDelayMs: timings.reconcileDelayMs,
     connectedAnywhere: cluster ? (deviceId) => cluster.connectedAnywhere(deviceId) : undefined,
+    exclusively: cluster ? store.exclusively : undefined,
   });
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
   const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound });
@@ -195,6 +196,8 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     setupToken: new SetupToken(config.dataDir),
     isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
     limiters,
+    isOtherSetupToken: cluster ? (token) => cluster.isSetupToken(token) : undefined,
+    exclusively: cluster ? store.exclusively : undefined,
   });
   const { adminEmail, adminPassword } = config;
   if (adminEmail && adminPassword) await store.exclusively(() => accounts.ensureOwner(adminEmail, adminPassword));
@@ -249,6 +252,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   log.info({ url }, 'gateway listening');
   if (cluster) {
     await cluster.join(config.nodeUrl ?? `http://${loopbackOf(config.host)}:${port}`);
+    if (firstRun) await cluster.publishSetupToken(firstRun.token);
     await webhooks.start();
     const problem = await cluster.checkAddress();
     if (problem) log.error(problem);

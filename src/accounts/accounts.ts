@@ -40,6 +40,10 @@ export interface AccountServiceOptions {
   setupToken?: SetupToken;
   /** Whether a string is a valid API key (the environment's or a `gw_` key): proof of control too. */
   isApiKey?: (key: string) => Promise<boolean>;
+  /** Several gateways: whether another live node printed this setup token (each node prints its own). */
+  isOtherSetupToken?: ((token: string) => Promise<boolean>) | undefined;
+  /** Several gateways: runs the first run's check and insert while no other node runs its own. */
+  exclusively?: (<T>(work: () => Promise<T>, name: string) => Promise<T>) | undefined;
 }
 
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -90,7 +94,9 @@ export class AccountService {
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.creating.then(work, work);
+    const shared = this.o.exclusively;
+    const run = shared ? () => shared(work, 'console accounts') : work;
+    const next = this.creating.then(run, run);
     this.creating = next.catch(() => undefined);
     return next;
   }
@@ -115,6 +121,7 @@ export class AccountService {
   private async provesControl(proof: string | null): Promise<boolean> {
     if (!proof) return false;
     if (this.o.setupToken?.matches(proof)) return true;
+    if (await this.o.isOtherSetupToken?.(proof)) return true;
     return (await this.o.isApiKey?.(proof)) ?? false;
   }
 

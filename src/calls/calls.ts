@@ -43,6 +43,11 @@ export interface CallServiceOptions {
    * hub alone knows. A grace period ends nothing while the phone is connected anywhere.
    */
   connectedAnywhere?: ((deviceId: string) => Promise<boolean>) | undefined;
+  /**
+   * Runs work no other gateway runs for the same name at the same time (several gateways on one
+   * database): a phone's absent calls are ended by one node, once.
+   */
+  exclusively?: (<T>(work: () => Promise<T>, name: string) => Promise<T>) | undefined;
 }
 
 /** A call whose phone came back naming it, on a node that was not serving its audio (another node died, or this one restarted). */
@@ -351,7 +356,8 @@ export class CallService extends EventEmitter<{
       void (async () => {
         // Connected to another node meanwhile: that node serves its calls.
         if (await this.connectedAnywhere(deviceId)) return this.releaseDevice(deviceId);
-        await this.endOpenCalls(deviceId, 'the phone stayed disconnected');
+        const end = () => this.endOpenCalls(deviceId, 'the phone stayed disconnected');
+        await (this.o.exclusively ? this.o.exclusively(end, `absent phone ${deviceId}`) : end());
       })().catch((err: unknown) => this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'));
     }, this.o.phoneGraceMs);
     timer.unref();

@@ -1,3 +1,4 @@
+import { sha256 } from '../auth/index.js';
 import type { CallService, CallStateCounts } from '../calls/index.js';
 import type { LiveHub, LiveMessage } from '../live/index.js';
 import type { Logger } from '../log.js';
@@ -76,6 +77,15 @@ export class Cluster {
 
   async connectedAnywhere(deviceId: string): Promise<boolean> {
     return (await this.repo.phoneNode(deviceId, this.node.leaseMs)) !== undefined;
+  }
+
+  /** Several gateways print a setup token each at the first run: any node accepts any live node's. */
+  async publishSetupToken(token: string): Promise<void> {
+    await this.repo.setSetupTokenHash(this.node.id, sha256(token).toString('hex'));
+  }
+
+  isSetupToken(token: string): Promise<boolean> {
+    return this.repo.isSetupTokenHash(sha256(token.trim()).toString('hex'), this.node.leaseMs);
   }
 
   claims(): WebhookClaims {

@@ -50,6 +50,17 @@ export class ClusterRepo {
     });
   }
 
+  /** The hash of the first run's setup token the node printed, so that any node accepts it. */
+  async setSetupTokenHash(id: string, hash: string): Promise<void> {
+    await sql`update cluster_nodes set setup_token_hash = ${hash} where id = ${id}`.execute(this.db);
+  }
+
+  /** Whether a live node printed the setup token of this hash. */
+  async isSetupTokenHash(hash: string, leaseMs: number): Promise<boolean> {
+    const r = await sql`select 1 from cluster_nodes where setup_token_hash = ${hash} and reaped_at is null and heartbeat_at > now() - ${ms(leaseMs)}`.execute(this.db);
+    return r.rows.length > 0;
+  }
+
   /** A node that stops: its phones and its webhook claims are let go at once, and it leaves the map. */
   async leave(id: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {

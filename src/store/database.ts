@@ -17,29 +17,29 @@ export interface Store {
   /** The database's connection string (PostgreSQL), for a connection of its own (LISTEN). */
   url: string | undefined;
   /**
-   * Runs `work` while no other gateway on the same database runs its own: the start-up's migrations
-   * and first-run writes happen once even when several nodes start together (a PostgreSQL advisory
-   * lock held on a connection of its own; one process needs none on SQLite).
+   * Runs `work` while no other gateway on the same database runs work of the same name (by default
+   * the start-up's: migrations and first-run writes happen once even when several nodes start
+   * together). A PostgreSQL advisory lock held on a connection of its own; one process needs none.
    */
-  exclusively<T>(work: () => Promise<T>): Promise<T>;
+  exclusively<T>(work: () => Promise<T>, name?: string): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Any fixed number: the advisory lock of the gateways' start-up. */
-const STARTUP_LOCK = '7316400000001';
-/** A start-up waits at most this long for another node's. */
-const STARTUP_LOCK_TIMEOUT = '60s';
+/** The advisory lock of the gateways' start-up. */
+const STARTUP_LOCK = 'voice-gateway start-up';
+/** Work waits at most this long for another node's of the same name. */
+const LOCK_TIMEOUT = '60s';
 
 function exclusively(db: Db, dialect: Store['dialect']): Store['exclusively'] {
   if (dialect === 'sqlite') return (work) => work();
-  return (work) =>
+  return (work, name = STARTUP_LOCK) =>
     db.connection().execute(async (connection) => {
-      await sql`select set_config('lock_timeout', ${STARTUP_LOCK_TIMEOUT}, false)`.execute(connection);
-      await sql`select pg_advisory_lock(${STARTUP_LOCK}::bigint)`.execute(connection);
+      await sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, false)`.execute(connection);
+      await sql`select pg_advisory_lock(hashtextextended(${name}, 0))`.execute(connection);
       try {
         return await work();
       } finally {
-        await sql`select pg_advisory_unlock(${STARTUP_LOCK}::bigint)`.execute(connection);
+        await sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(connection);
         await sql`select set_config('lock_timeout', '0', false)`.execute(connection);
       }
     });

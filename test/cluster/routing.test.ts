@@ -15,7 +15,7 @@ import {
 } from '../helpers/phones.js';
 import { openLive } from '../console/support.js';
 import { agent, openMedia, placeCall, rampPcm, streamInfo, TONE } from '../streams/helpers.js';
-import { clusterDatabase, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
+import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
 
 if (!POSTGRES) console.log(SKIP_REASON);
 
@@ -73,6 +73,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     await callInState(b, callId, 'ended');
     // Served by node a: its log says so, node b's does not.
     const acknowledged = (node: ClusterNode) => logRecords(node).filter((r) => r.msg === 'command acknowledged' && r.callId === callId).map((r) => r.action);
+    await logged(a, (r) => r.msg === 'command acknowledged' && r.callId === callId && r.action === 'hangup', 'the hangup');
     expect(acknowledged(a)).toEqual(['hold', 'unhold', 'dtmf', 'hangup']);
     expect(acknowledged(b)).toEqual([]);
   });
@@ -128,7 +129,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     const before = phone.received.frames;
     media.peer.sendBinary(rampPcm(3200, 7));
     await phone.waitFor((s) => s.received.frames >= before + 8, 5000);
-    expect(logRecords(a).some((r) => r.msg === 'media socket opened' && r.callId === call.id)).toBe(true);
+    await logged(a, (r) => r.msg === 'media socket opened' && r.callId === call.id, 'the media socket');
     expect(logRecords(b).some((r) => r.msg === 'media socket opened')).toBe(false);
 
     expect((await b.api('POST', `/v1/calls/${call.id}/hangup`)).status).toBe(202);
@@ -224,8 +225,11 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
       ]);
       return eventId;
     };
-    // Node a holds the call's first event (as if its attempt were in flight there); the next one waits unclaimed.
-    await insert('call_orderedacrossnodes', a.nodeId);
+    // A third live node holds the call's first event (as if its attempt were in flight there); the next one waits unclaimed.
+    await db.query(`insert into cluster_nodes (id, url) values ('node-third', 'http://127.0.0.1:9')`);
+    const beat = setInterval(() => void db.query(`update cluster_nodes set heartbeat_at = now() where id = 'node-third'`), 200);
+    t.defer(() => clearInterval(beat));
+    await insert('call_orderedacrossnodes', 'node-third');
     const waiting = await insert('call_orderedacrossnodes', null);
     // A later job of another call goes out: both nodes have polled since the waiting job was stored.
     const sentinel = await insert('call_sentinel000000000', null);
@@ -234,8 +238,8 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect(rows).toEqual([{ claimed_by: null }]);
     expect(receiver.requests.some((r) => r.headers['webhook-id'] === waiting)).toBe(false);
 
-    // Node a is done with its attempt: the waiting one goes out.
-    await db.query(`delete from webhook_jobs where call_id = 'call_orderedacrossnodes' and claimed_by = $1`, [a.nodeId]);
+    // The third node is done with its attempt: the waiting one goes out.
+    await db.query(`delete from webhook_jobs where call_id = 'call_orderedacrossnodes' and claimed_by = 'node-third'`);
     await receiver.waitUntil((r) => r.headers['webhook-id'] === waiting);
   });
 

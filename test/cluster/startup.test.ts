@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort } from '../streams/helpers.js';
-import { clusterDatabase, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
+import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
 
 if (!POSTGRES) console.log(SKIP_REASON);
 
@@ -32,6 +32,7 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
 
     const migrations = await db.query<{ name: string }>('select name from kysely_migration order by name');
     expect(migrations.map((m) => m.name)).toEqual(['001-platform', '002-calls', '003-accounts', '004-assistant', '005-events-per-device', '006-cluster']);
+    await Promise.all(nodes.map((node) => logged(node, (r) => r.msg === 'gateway listening', 'that it listens')));
     const applied = nodes.flatMap((node) => logRecords(node).filter((r) => r.msg === 'migration applied').map((r) => r.migration));
     expect(applied.sort()).toEqual(migrations.map((m) => m.name));
 
@@ -39,6 +40,17 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
     expect(await db.query(`select key from settings where key = 'generated.webhookSecret'`)).toHaveLength(1);
     const hints = await Promise.all(nodes.map(async (node) => (await node.api<{ settings: { webhookSecret: { hint: string } } }>('GET', '/v1/settings')).body.settings.webhookSecret.hint));
     expect(new Set(hints).size).toBe(1);
+  }, 60_000);
+
+  it('accepts the setup token any node printed, and lets one first-run request win across nodes', async () => {
+    const { start } = await cluster();
+    const [a, b] = await Promise.all([start('a'), start('b')]);
+    const tokenOf = (node: ClusterNode) => /setup token (vgsetup_\S+)/.exec(node.logs.join('\n'))?.[1] ?? '';
+    const setup = (node: ClusterNode, email: string, setupToken: string) =>
+      node.api('POST', '/v1/auth/setup', { email, password: 'correct horse battery', setupToken }, { key: null, headers: { origin: node.url } });
+    // Node b's token, sent to node a, as a balancer may send the console's request.
+    const [one, two] = await Promise.all([setup(a, 'first@example.com', tokenOf(b)), setup(b, 'second@example.com', tokenOf(a))]);
+    expect([one.status, two.status].sort()).toEqual([201, 409]);
   }, 60_000);
 
   it('refuses to start a node whose secret key does not open what the cluster sealed', async () => {
@@ -51,9 +63,9 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
     const { start } = await cluster();
     const a = await start('a');
     const nowhere = await start('b', { NODE_URL: `http://127.0.0.1:${await closedPort()}` });
-    expect(logRecords(nowhere).find((r) => r.level === 50)?.msg).toMatch(/cannot reach itself at http:\/\/127\.0\.0\.1:\d+ .*set NODE_URL/);
+    expect((await logged(nowhere, (r) => r.level === 50, 'an error')).msg).toMatch(/cannot reach itself at http:\/\/127\.0\.0\.1:\d+ .*set NODE_URL/);
     const elsewhere = await start('c', { NODE_URL: a.url });
-    expect(logRecords(elsewhere).find((r) => r.level === 50)?.msg).toMatch(new RegExp(`reaches another node \\(${a.nodeId}\\)`));
+    expect((await logged(elsewhere, (r) => r.level === 50, 'an error')).msg).toMatch(new RegExp(`reaches another node \\(${a.nodeId}\\)`));
     expect(logRecords(a).some((r) => r.level === 50)).toBe(false);
   }, 60_000);
 

@@ -5,7 +5,7 @@ import type { Dialect } from './index.js';
  * Several gateways on one PostgreSQL (docs/cluster.md). On both engines: webhook jobs name the node
  * that holds them (`claimed_by`; null on SQLite, where one process holds them all), and a call
  * remembers that its agent stream was detached, so a node that takes the call over does not open it
- * again. On PostgreSQL only: the nodes and their heartbeats, which node holds each phone's socket,
+ * again. On PostgreSQL only: the nodes, their heartbeats and the hash of the setup token each printed, which node holds each phone's socket,
  * live messages too large for a NOTIFY, and the failures that rate limits count. Liveness is judged
  * by the database's clock (`now()`), so the nodes' own clocks need not agree.
  */
@@ -23,7 +23,8 @@ export const cluster =
       url varchar(2048) not null,
       started_at timestamptz not null default now(),
       heartbeat_at timestamptz not null default now(),
-      reaped_at timestamptz
+      reaped_at timestamptz,
+      setup_token_hash varchar(64)
     )`.execute(db);
     await sql`create table phone_connections (
       device_id varchar(40) primary key,
