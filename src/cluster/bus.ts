@@ -12,9 +12,11 @@ export interface BusMessages {
   settings: string;
   /** A phone's socket is now held by the sending node: `deviceId connectionId`. */
   phone: string;
+  /** The sending node joined the cluster. */
+  node: string;
 }
 export type BusKind = keyof BusMessages;
-const KINDS: ReadonlySet<string> = new Set<BusKind>(['live', 'settings', 'phone']);
+const KINDS: ReadonlySet<string> = new Set<BusKind>(['live', 'settings', 'phone', 'node']);
 
 const CHANNEL = 'voice_gateway';
 /** PostgreSQL refuses payloads of 8000 bytes or more; larger bodies go through cluster_messages. */

@@ -70,12 +70,14 @@ export class Cluster {
     release: (deviceId, connectionId) => this.repo.releasePhone(deviceId, connectionId),
   };
 
-  /** Phones whose socket a live node holds. */
+  /** Phones whose socket a live node holds (alone, this node's hub knows them all). */
   connectedPhones(deviceIds?: string[]): Promise<Set<string>> {
+    if (this.node.alone) return Promise.resolve(new Set());
     return this.repo.connectedPhones(this.node.leaseMs, deviceIds);
   }
 
   async connectedAnywhere(deviceId: string): Promise<boolean> {
+    if (this.node.alone) return false;
     return (await this.repo.phoneNode(deviceId, this.node.leaseMs)) !== undefined;
   }
 
@@ -103,6 +105,8 @@ export class Cluster {
         if (message.type === 'call') callStates.apply(message.previousState, message.call.state);
       } else if (kind === 'settings') {
         settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings another node changed'));
+      } else if (kind === 'node') {
+        this.node.countPeers().catch((err: unknown) => log.warn({ err }, 'could not count the other nodes'));
       } else if (kind === 'phone') {
         const [deviceId = '', connectionId = ''] = payload.split(' ');
         hub.replacedElsewhere(deviceId, connectionId);
@@ -119,7 +123,7 @@ export class Cluster {
       this.bus.off('message', onMessage);
       this.bus.off('resync', onResync);
     });
-    live.relayTo((text) => this.bus.publish('live', text));
+    live.relayTo({ send: (text) => this.bus.publish('live', text), active: () => !this.node.alone });
     settings.onSaved(() => this.bus.publish('settings', ''));
     await this.bus.start();
 
@@ -145,8 +149,9 @@ export class Cluster {
   }
 
   /** Once the gateway listens: the node joins, with its address (NODE_URL, or the loopback address and the bound port). */
-  join(url: string): Promise<void> {
-    return this.node.join(url);
+  async join(url: string): Promise<void> {
+    await this.node.join(url);
+    this.bus.publish('node', this.node.id);
   }
 
   /** Null when the node's address reaches this very node; else what is wrong, for the start log. */

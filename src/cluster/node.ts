@@ -35,6 +35,7 @@ export class ClusterNode extends EventEmitter<{ reaped: [nodes: string[], device
   private lastRenewed = -Infinity;
   private lastSweep = performance.now();
   private nodeUrl = '';
+  private peers = 0;
 
   constructor(
     private readonly o: { repo: ClusterRepo; log: Logger; timings: NodeTimings },
@@ -55,6 +56,17 @@ export class ClusterNode extends EventEmitter<{ reaped: [nodes: string[], device
     return this.o.timings.leaseMs;
   }
 
+  /** No other live node (as of the last heartbeat, or the last node that announced itself): nothing to route, relay or look up. */
+  get alone(): boolean {
+    return this.peers === 0;
+  }
+
+  /** Counts the other live nodes again (a node announced itself). */
+  async countPeers(): Promise<void> {
+    const nodes = await this.o.repo.liveNodes(this.o.timings.leaseMs);
+    this.peers = nodes.filter((node) => node.id !== this.currentId).length;
+  }
+
   /**
    * True while the lease surely holds: renewed less than a lease minus one heartbeat ago. Past that,
    * the node makes no webhook attempt, since another node may be about to take its claims over.
@@ -68,7 +80,8 @@ export class ClusterNode extends EventEmitter<{ reaped: [nodes: string[], device
     await this.o.repo.register({ id: this.currentId, url });
     this.lastRenewed = performance.now();
     this.state = 'in';
-    this.o.log.info({ nodeId: this.currentId, nodeUrl: url }, 'joined the cluster');
+    await this.countPeers();
+    this.o.log.info({ nodeId: this.currentId, nodeUrl: url, otherNodes: this.peers }, 'joined the cluster');
     this.schedule();
   }
 
@@ -86,6 +99,7 @@ export class ClusterNode extends EventEmitter<{ reaped: [nodes: string[], device
     try {
       if (await this.o.repo.heartbeat(this.currentId)) this.lastRenewed = started;
       else await this.rejoin();
+      await this.countPeers();
       const { nodes, devices } = await this.o.repo.reapDead(this.o.timings.leaseMs);
       if (nodes.length > 0) {
         this.o.log.warn({ nodes, phones: devices.length }, 'nodes stopped answering; taking over what they held');

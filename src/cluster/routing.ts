@@ -21,12 +21,14 @@ export class PhoneRouting {
 
   /** The address of the other node that holds the phone's socket; null when none does, or this one. */
   async nodeOfDevice(deviceId: string): Promise<string | null> {
+    if (this.o.node.alone) return null;
     const node = await this.o.repo.phoneNode(deviceId, this.o.node.leaseMs);
     return node && node.id !== this.o.node.id ? node.url : null;
   }
 
   /** The address of the other node that holds the socket of the call's phone; null when none does, or this one. */
   async nodeOfCall(callId: string): Promise<string | null> {
+    if (this.o.node.alone) return null;
     const node = await this.o.repo.callNode(callId, this.o.node.leaseMs);
     return node && node.id !== this.o.node.id ? node.url : null;
   }

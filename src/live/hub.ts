@@ -9,28 +9,28 @@ export type LiveListener = (message: LiveMessage, text: string) => void;
  */
 export class LiveHub {
   private readonly listeners = new Set<LiveListener>();
-  private relay: ((text: string) => void) | undefined;
+  private relay: { send(text: string): void; active(): boolean } | undefined;
 
   subscribe(listener: LiveListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Several gateways: every message published here also goes to the other nodes. */
-  relayTo(relay: (text: string) => void): void {
+  /** Several gateways: every message published here also goes to the other nodes, while there are any. */
+  relayTo(relay: { send(text: string): void; active(): boolean }): void {
     this.relay = relay;
   }
 
   /** Who hears a message published here: this node's consoles, and the other nodes'. */
   get size(): number {
-    return this.listeners.size + (this.relay ? 1 : 0);
+    return this.listeners.size + (this.relay?.active() ? 1 : 0);
   }
 
   publish(message: LiveMessage): void {
     if (this.size === 0) return;
     const text = JSON.stringify(message);
     this.deliver(message, text);
-    this.relay?.(text);
+    if (this.relay?.active()) this.relay.send(text);
   }
 
   /** A message another node published: to this node's consoles only. */
