@@ -141,7 +141,7 @@ export interface AssistantMessagesTable {
 
 /*
  * PostgreSQL only (several gateways, docs/cluster.md), queried in plain SQL by ClusterRepo:
- * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 006).
+ * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 007).
  */
 
 export interface Tables {

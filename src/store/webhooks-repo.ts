@@ -14,7 +14,8 @@ export interface WebhookJobRow {
   dueAt: string;
 }
 
-export type NewWebhookJob = Omit<WebhookJobRow, 'id'>;
+/** `claimedBy`: the node that holds the job (several gateways); none on one gateway. */
+export type NewWebhookJob = Omit<WebhookJobRow, 'id'> & { claimedBy?: string | null };
 
 export interface WebhookDeliveryRow {
   id: number;
@@ -60,7 +61,7 @@ export class WebhooksRepo {
   async insertJob(job: NewWebhookJob, db: Db = this.db): Promise<number> {
     const row = await db
       .insertInto('webhook_jobs')
-      .values({ call_id: job.callId, event_id: job.eventId, event: job.event, url: job.url, body: job.body, attempt: job.attempt, due_at: job.dueAt })
+      .values({ call_id: job.callId, event_id: job.eventId, event: job.event, url: job.url, body: job.body, attempt: job.attempt, due_at: job.dueAt, claimed_by: job.claimedBy ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -72,12 +73,16 @@ export class WebhooksRepo {
    * then the job waits unclaimed behind it, so that first attempts still follow the timeline.
    */
   async insertHeldJob(job: NewWebhookJob, claimant: string, db: Db = this.db): Promise<{ id: number; held: boolean }> {
-    const r = await sql<{ id: string; claimed_by: string | null }>`insert into webhook_jobs (call_id, event_id, event, url, body, attempt, due_at, claimed_by)
-      values (${job.callId}, ${job.eventId}, ${job.event}, ${job.url}, ${job.body}, ${job.attempt}, ${job.dueAt},
-        case when exists (select 1 from webhook_jobs where call_id = ${job.callId} and attempt = 1 and claimed_by is distinct from ${claimant}) then null else ${claimant} end)
-      returning id, claimed_by`.execute(db);
-    const row = r.rows[0]!;
-    return { id: Number(row.id), held: row.claimed_by === claimant };
+    const waits = await db
+      .selectFrom('webhook_jobs')
+      .select('id')
+      .where('call_id', '=', job.callId)
+      .where('attempt', '=', 1)
+      .where(sql<boolean>`claimed_by is distinct from ${claimant}`)
+      .limit(1)
+      .executeTakeFirst();
+    const held = waits === undefined;
+    return { id: await this.insertJob({ ...job, claimedBy: held ? claimant : null }, db), held };
   }
 
   /**

@@ -4,7 +4,7 @@ import { calls } from './002-calls.js';
 import * as accounts from './003-accounts.js';
 import * as assistant from './004-assistant.js';
 import { eventsPerDevice } from './005-events-per-device.js';
-import { cluster } from './006-cluster.js';
+import { cluster } from './007-cluster.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,7 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '003-accounts': accounts,
     '004-assistant': assistant,
     '005-events-per-device': { up: eventsPerDevice(dialect) },
-    '006-cluster': { up: cluster(dialect) },
+    '007-cluster': { up: cluster(dialect) },
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
