@@ -154,7 +154,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     phoneGraceMs: timings.phoneGraceMs,
     reconcileDelayMs: timings.reconcileDelayMs,
-    connectedAnywhere: cluster ? (deviceId) => cluster.connectedAnywhere(deviceId) : undefined,
+    connectedElsewhere: cluster ? (deviceId) => cluster.connectedElsewhere(deviceId) : undefined,
     exclusively: cluster ? store.exclusively : undefined,
   });
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });

@@ -39,10 +39,10 @@ export interface CallServiceOptions {
    */
   reconcileDelayMs: number;
   /**
-   * Whether any node holds the phone's socket (several gateways on PostgreSQL); on one gateway, the
-   * hub alone knows. A grace period ends nothing while the phone is connected anywhere.
+   * Whether another node holds the phone's socket (several gateways on PostgreSQL). A grace period
+   * ends nothing while the phone is connected anywhere.
    */
-  connectedAnywhere?: ((deviceId: string) => Promise<boolean>) | undefined;
+  connectedElsewhere?: ((deviceId: string) => Promise<boolean>) | undefined;
   /**
    * Runs work no other gateway runs for the same name at the same time (several gateways on one
    * database): a phone's absent calls are ended by one node, once.
@@ -100,7 +100,7 @@ export class CallService extends EventEmitter<{
 
   private connectedAnywhere(deviceId: string): Promise<boolean> {
     if (this.o.hub.connected(deviceId)) return Promise.resolve(true);
-    return this.o.connectedAnywhere?.(deviceId) ?? Promise.resolve(false);
+    return this.o.connectedElsewhere?.(deviceId) ?? Promise.resolve(false);
   }
 
   /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */

@@ -70,15 +70,15 @@ export class Cluster {
     release: (deviceId, connectionId) => this.repo.releasePhone(deviceId, connectionId),
   };
 
-  /** Phones whose socket a live node holds (alone, this node's hub knows them all). */
+  /** Phones whose socket another live node holds (this node's own, its hub knows better than its rows). */
   connectedPhones(deviceIds?: string[]): Promise<Set<string>> {
     if (this.node.alone) return Promise.resolve(new Set());
-    return this.repo.connectedPhones(this.node.leaseMs, deviceIds);
+    return this.repo.connectedPhones(this.node.leaseMs, this.node.id, deviceIds);
   }
 
-  async connectedAnywhere(deviceId: string): Promise<boolean> {
-    if (this.node.alone) return false;
-    return (await this.repo.phoneNode(deviceId, this.node.leaseMs)) !== undefined;
+  /** Whether another live node holds the phone's socket. */
+  async connectedElsewhere(deviceId: string): Promise<boolean> {
+    return (await this.connectedPhones([deviceId])).has(deviceId);
   }
 
   /** Several gateways print a setup token each at the first run: any node accepts any live node's. */

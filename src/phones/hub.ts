@@ -113,15 +113,13 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
           const { badFrames, pauses } = connection;
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
-          const released = connection.helloReceived
-            ? this.options.presence?.release(deviceId, connection.id).catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'))
-            : undefined;
+          if (connection.helloReceived) {
+            this.options.presence?.release(deviceId, connection.id).catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'));
+          }
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
             this.sink?.onDisconnected(deviceId);
-            // With other nodes, the phone is offline for them once its row is gone.
-            if (released) void released.finally(() => this.emit('device', deviceId));
-            else this.emit('device', deviceId);
+            this.emit('device', deviceId);
           }
         },
       },

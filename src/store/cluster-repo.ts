@@ -104,11 +104,11 @@ export class ClusterRepo {
     return r.rows[0];
   }
 
-  /** The phones (of `deviceIds`, or all) whose socket is open on a live node. */
-  async connectedPhones(leaseMs: number, deviceIds?: string[]): Promise<Set<string>> {
+  /** The phones (of `deviceIds`, or all) whose socket is open on a live node other than `except`. */
+  async connectedPhones(leaseMs: number, except: string, deviceIds?: string[]): Promise<Set<string>> {
     const only = deviceIds ? sql`and p.device_id = any(${deviceIds})` : sql``;
     const r = await sql<{ device_id: string }>`select p.device_id from phone_connections p join (${liveNodes(leaseMs)}) n on n.id = p.node_id
-      where true ${only}`.execute(this.db);
+      where n.id <> ${except} ${only}`.execute(this.db);
     return new Set(r.rows.map((row) => row.device_id));
   }
 

@@ -125,15 +125,14 @@ export class WebhooksRepo {
     });
   }
 
-  /** Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in memory. */
-  async jobsAfter(afterId: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event'>>> {
-    const rows = await this.db
-      .selectFrom('webhook_jobs')
-      .select(['id', 'call_id', 'url', 'attempt', 'due_at'])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+  /**
+   * Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in
+   * memory. With `heldBy` (several gateways), only the jobs that node holds.
+   */
+  async jobsAfter(afterId: number, limit: number, heldBy?: string): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event'>>> {
+    let q = this.db.selectFrom('webhook_jobs').select(['id', 'call_id', 'url', 'attempt', 'due_at']).where('id', '>', afterId);
+    if (heldBy !== undefined) q = q.where('claimed_by', '=', heldBy);
+    const rows = await q.orderBy('id').limit(limit).execute();
     return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at }));
   }
 

@@ -93,6 +93,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A stored job as the schedule keeps it: without its body. */
+const queuedOf = (row: { id: number; callId: string; url: string; attempt: number; dueAt: string }): QueuedJob => ({
+  id: row.id,
+  callId: row.callId,
+  origin: originOf(row.url),
+  attempt: row.attempt,
+  dueAt: Date.parse(row.dueAt),
+});
+
 /** The receiver a URL names (its lane); a URL that does not parse gets a lane of its own and fails. */
 function originOf(url: string): string {
   return URL.canParse(url) ? new URL(url).origin : 'invalid';
@@ -209,15 +218,15 @@ export class WebhookDispatcher {
     setMaxListeners(0, this.abort.signal);
     this.sender = new WebhookSender({ timeoutMs: this.timeoutMs, outbound: this.outbound });
     try {
-      if (this.claims) await this.claim();
-      else {
-        for (let after = 0; ; ) {
-          const page = await this.repo.jobsAfter(after, LOAD_PAGE);
-          for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
-          if (page.length < LOAD_PAGE) break;
-          after = page[page.length - 1]!.id;
-        }
+      // A node of a cluster: the jobs it holds (stored while its scheduler was not running), then those no live node holds.
+      const heldBy = this.claims?.nodeId();
+      for (let after = 0; ; ) {
+        const page = await this.repo.jobsAfter(after, LOAD_PAGE, heldBy);
+        for (const row of page) this.queue.add(queuedOf(row));
+        if (page.length < LOAD_PAGE) break;
+        after = page[page.length - 1]!.id;
       }
+      if (this.claims) await this.claim();
     } catch (err) {
       this.state = 'stopped';
       this.queue.clear();
@@ -236,7 +245,7 @@ export class WebhookDispatcher {
     let claimed = 0;
     for (;;) {
       const page = await this.repo.claimJobs(claims.nodeId(), claims.leaseMs, LOAD_PAGE);
-      for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
+      for (const row of page) this.queue.add(queuedOf(row));
       claimed += page.length;
       if (page.length < LOAD_PAGE) return claimed;
     }
