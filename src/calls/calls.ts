@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
-import { CreationClock, fromMicros, normalizeTimestamp } from './created-at.js';
+import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
 
@@ -58,8 +58,6 @@ export interface ResumedCall {
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
-/** A new call's creation instant taken by another gateway this many times in a row is not a coincidence. */
-const MAX_CREATED_AT_TRIES = 5;
 
 /**
  * The call domain: places and controls calls through the phone hub, applies the phone's events
@@ -202,19 +200,9 @@ export class CallService extends EventEmitter<{
     });
   }
 
-  /**
-   * Inserts a new call; when another gateway of the cluster took the same `created_at` microsecond,
-   * takes the next instant of this gateway's clock and tries again (the row is updated in place).
-   */
-  private async withUniqueCreatedAt<T>(row: CallRow, insert: (row: CallRow) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await insert(row);
-      } catch (err) {
-        if (attempt >= MAX_CREATED_AT_TRIES || !this.o.repo.createdAtTaken(err)) throw err;
-        row.created_at = row.updated_at = this.clock.next();
-      }
-    }
+  /** Inserts a new call with a creation instant no other gateway of a cluster took. */
+  private withUniqueCreatedAt<T>(row: CallRow, insert: (row: CallRow) => Promise<T>): Promise<T> {
+    return insertWithUniqueCreatedAt(this.clock, row, insert, (err) => this.o.repo.createdAtTaken(err));
   }
 
   /** A dial the phone never took: the call is failed at once so it does not keep the phone busy. */

@@ -109,8 +109,7 @@ export class Cluster {
         this.node.countPeers().catch((err: unknown) => log.warn({ err }, 'could not count the other nodes'));
       } else if (kind === 'phone') {
         const [deviceId = '', connectionId = ''] = payload.split(' ');
-        hub.replacedElsewhere(deviceId, connectionId);
-        calls.releaseDevice(deviceId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of the calls of a phone that moved'));
+        this.phoneMoved(hub, calls, deviceId, connectionId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of a phone that moved'));
       }
     };
     const onResync = (): void => {
@@ -146,6 +145,17 @@ export class Cluster {
     });
     this.settingsTimer = setInterval(() => void settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again')), this.o.timings.settingsRefreshMs);
     this.settingsTimer.unref();
+  }
+
+  /**
+   * Another node holds the phone's socket now: an older socket of it here is closed as replaced, and
+   * its calls are let go. A message that arrives after this node took the phone back is stale: the
+   * phone's row names the socket recorded last.
+   */
+  private async phoneMoved(hub: PhoneHub, calls: CallService, deviceId: string, connectionId: string): Promise<void> {
+    if ((await this.repo.phoneConnection(deviceId)) !== connectionId) return;
+    hub.replacedElsewhere(deviceId, connectionId);
+    await calls.releaseDevice(deviceId);
   }
 
   /** Once the gateway listens: the node joins, with its address (NODE_URL, or the loopback address and the bound port). */

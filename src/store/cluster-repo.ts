@@ -90,6 +90,12 @@ export class ClusterRepo {
     await sql`delete from phone_connections where device_id = ${deviceId} and connection_id = ${connectionId}`.execute(this.db);
   }
 
+  /** The socket of the phone that was recorded last (by any node), if any. */
+  async phoneConnection(deviceId: string): Promise<string | undefined> {
+    const r = await sql<{ connection_id: string }>`select connection_id from phone_connections where device_id = ${deviceId}`.execute(this.db);
+    return r.rows[0]?.connection_id;
+  }
+
   /** The live node that holds the phone's socket, if any. */
   async phoneNode(deviceId: string, leaseMs: number): Promise<NodeRow | undefined> {
     const r = await sql<NodeRow>`select n.id, n.url from phone_connections p join (${liveNodes(leaseMs)}) n on n.id = p.node_id

@@ -6,6 +6,7 @@ import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
 import { WebhooksRepo, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
+import { JobClaims, type WebhookClaims } from './claims.js';
 import { AttemptRecorder } from './recorder.js';
 import { ATTEMPT_OUTCOMES, WebhookSender, type AttemptOutcome, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
@@ -63,17 +64,6 @@ export interface WebhookDispatcherOptions {
   concurrency?: Partial<DeliveryQueueLimits>;
   /** Several gateways on one database: this node makes only the attempts of the jobs it claimed. */
   claims?: WebhookClaims;
-}
-
-/**
- * How a node of a cluster shares the jobs (docs/cluster.md): it holds the jobs it stores, claims
- * those no live node holds every `pollMs`, and makes no attempt while its lease may have run out.
- */
-export interface WebhookClaims {
-  nodeId(): string;
-  leaseHeld(): boolean;
-  leaseMs: number;
-  pollMs: number;
 }
 
 /** A stored job, as `release()` takes it once the transaction that stored it has committed; `held` false: another node's to claim. */
@@ -153,8 +143,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
   private readonly claims: WebhookClaims | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> = Promise.resolve();
+  private readonly jobClaims: JobClaims | undefined;
 
   constructor(options: WebhookDispatcherOptions) {
     if (options.retryDelaysMs.length === 0) throw new Error('retryDelaysMs must list at least one delay');
@@ -168,9 +157,11 @@ export class WebhookDispatcher {
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
     this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
-    this.claims = options.claims;
-    const claims = this.claims;
+    const claims = (this.claims = options.claims);
     this.recorder = new AttemptRecorder(this.repo, claims ? () => claims.nodeId() : undefined);
+    this.jobClaims = claims
+      ? new JobClaims({ repo: this.repo, claims, log: this.log, add: (row) => this.queue.add(queuedOf(row)), claimed: () => this.pump() })
+      : undefined;
   }
 
   /**
@@ -226,7 +217,7 @@ export class WebhookDispatcher {
         if (page.length < LOAD_PAGE) break;
         after = page[page.length - 1]!.id;
       }
-      if (this.claims) await this.claim();
+      await this.jobClaims?.claimAll();
     } catch (err) {
       this.state = 'stopped';
       this.queue.clear();
@@ -235,36 +226,8 @@ export class WebhookDispatcher {
     if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
     for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
     this.state = 'running';
-    if (this.claims) this.schedulePoll(this.claims);
+    this.jobClaims?.start();
     this.pump();
-  }
-
-  /** Claims, page by page, the jobs no live node holds (a dead node's, or ones that waited behind another node's). */
-  private async claim(): Promise<number> {
-    const claims = this.claims!;
-    let claimed = 0;
-    for (;;) {
-      const page = await this.repo.claimJobs(claims.nodeId(), claims.leaseMs, LOAD_PAGE);
-      for (const row of page) this.queue.add(queuedOf(row));
-      claimed += page.length;
-      if (page.length < LOAD_PAGE) return claimed;
-    }
-  }
-
-  private schedulePoll(claims: WebhookClaims): void {
-    this.pollTimer = setTimeout(() => {
-      this.polling = (claims.leaseHeld() ? this.claim() : Promise.resolve(0))
-        .then((claimed) => {
-          if (claimed > 0) this.log.info({ claimed }, 'claimed webhook jobs no live node held');
-        })
-        .catch((err: unknown) => this.log.warn({ err }, 'could not claim webhook jobs'))
-        .finally(() => {
-          if (this.state !== 'running') return;
-          this.schedulePoll(claims);
-          this.pump();
-        });
-    }, claims.pollMs);
-    this.pollTimer.unref();
   }
 
   /** Several gateways: this node joined again under a new id (it was declared dead): its jobs are claimed anew. */
@@ -278,8 +241,7 @@ export class WebhookDispatcher {
     await this.starting?.catch(() => undefined);
     if (this.state !== 'running') return;
     this.state = 'stopping';
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    await this.polling;
+    await this.jobClaims?.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;

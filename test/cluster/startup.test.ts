@@ -46,11 +46,12 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
   it('accepts the setup token any node printed, and lets one first-run request win across nodes', async () => {
     const { start } = await cluster();
     const [a, b] = await Promise.all([start('a'), start('b')]);
-    const tokenOf = (node: ClusterNode) => /setup token (vgsetup_\S+)/.exec(node.logs.join('\n'))?.[1] ?? '';
+    const tokenOf = async (node: ClusterNode) => /setup token (vgsetup_\S+)/.exec(String((await logged(node, (r) => /setup token/.test(String(r.msg)), 'its setup token')).msg))![1]!;
     const setup = (node: ClusterNode, email: string, setupToken: string) =>
       node.api('POST', '/v1/auth/setup', { email, password: 'correct horse battery', setupToken }, { key: null, headers: { origin: node.url } });
     // Node b's token, sent to node a, as a balancer may send the console's request.
-    const [one, two] = await Promise.all([setup(a, 'first@example.com', tokenOf(b)), setup(b, 'second@example.com', tokenOf(a))]);
+    const [tokenA, tokenB] = await Promise.all([tokenOf(a), tokenOf(b)]);
+    const [one, two] = await Promise.all([setup(a, 'first@example.com', tokenB), setup(b, 'second@example.com', tokenA)]);
     expect([one.status, two.status].sort()).toEqual([201, 409]);
   }, 60_000);
 
