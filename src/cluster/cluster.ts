@@ -48,7 +48,6 @@ export class Cluster {
   readonly limiters: FailureLimiterFactory;
   private readonly link: NodeLink;
   private settingsTimer: NodeJS.Timeout | undefined;
-  private readonly stops: Array<() => void> = [];
 
   constructor(
     private readonly o: { db: Db; connectionString: string; box: SecretBox; log: Logger; timings: ClusterTimings },
@@ -116,12 +115,9 @@ export class Cluster {
       settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again'));
       callStates.recount().catch((err: unknown) => log.warn({ err }, 'could not count the calls again'));
     };
+    // The cluster's own emitters: they go with it at shutdown, listeners and all.
     this.bus.on('message', onMessage);
     this.bus.on('resync', onResync);
-    this.stops.push(() => {
-      this.bus.off('message', onMessage);
-      this.bus.off('resync', onResync);
-    });
     live.relayTo({ send: (text) => this.bus.publish('live', text), active: () => !this.node.alone });
     settings.onSaved(() => this.bus.publish('settings', ''));
     await this.bus.start();
@@ -139,10 +135,6 @@ export class Cluster {
     };
     this.node.on('reaped', onReaped);
     this.node.on('rejoined', onRejoined);
-    this.stops.push(() => {
-      this.node.off('reaped', onReaped);
-      this.node.off('rejoined', onRejoined);
-    });
     this.settingsTimer = setInterval(() => void settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again')), this.o.timings.settingsRefreshMs);
     this.settingsTimer.unref();
   }
@@ -179,7 +171,6 @@ export class Cluster {
   /** Leaves the cluster (its phones and webhook claims are let go at once) and stops listening. */
   async leave(): Promise<void> {
     if (this.settingsTimer) clearInterval(this.settingsTimer);
-    for (const stop of this.stops.splice(0)) stop();
     await this.node.leave();
     await this.bus.close();
     this.link.close();
