@@ -130,6 +130,7 @@ export class Cluster {
       }
     };
     const onRejoined = (): void => {
+      this.bus.publish('node', this.node.id);
       hub.holdAgain().catch((err: unknown) => log.warn({ err }, 'could not record this node\'s phones again'));
       webhooks.reclaim().catch((err: unknown) => log.error({ err }, 'could not claim the webhook jobs again'));
     };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
-import { callInState, eventually, pairingCode, show, testScope } from '../helpers/phones.js';
+import { callInState, eventually, getDevice, pairingCode, show, testScope } from '../helpers/phones.js';
 import { agent, openMedia, TONE, type PeerSocket } from '../streams/helpers.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import { Balancer, clusterDatabase, newSecretKey, POSTGRES, SKIP_REASON, startNode } from './support.js';
@@ -132,5 +132,33 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     expect(hangup.status, show(hangup)).toBe(202);
     await second.message((m) => m.type === 'stop');
     await callInState(b, callId, 'ended');
+  }, 60_000);
+
+  it('a node paused for longer than its lease is declared dead, then joins again under a new id with its phones', async () => {
+    const db = await clusterDatabase();
+    started.push(() => db.drop());
+    const secretKey = newSecretKey();
+    const [a, b] = await Promise.all([startNode({ databaseUrl: db.url, name: 'a', secretKey }), startNode({ databaseUrl: db.url, name: 'b', secretKey })]);
+    started.push(() => b.stop(), () => a.kill());
+    const phone = await t.phone(a, { dial: { outcome: 'answer', ringMs: 30 }, pingIntervalMs: 60_000 });
+
+    a.process.kill('SIGSTOP');
+    started.push(async () => void a.process.kill('SIGCONT'));
+    await eventually(() => db.query<{ reaped_at: Date | null }>('select reaped_at from cluster_nodes where id = $1', [a.nodeId]), (rows) => rows[0]?.reaped_at != null, {
+      timeoutMs: 10_000,
+      what: 'node a declared dead',
+    });
+    expect((await getDevice(b, phone.deviceId!)).connected).toBe(false);
+
+    a.process.kill('SIGCONT');
+    const rows = await eventually(
+      () => db.query<{ node_id: string }>('select node_id from phone_connections where device_id = $1', [phone.deviceId]),
+      (found) => found.length === 1 && found[0]!.node_id !== a.nodeId,
+      { timeoutMs: 10_000, what: 'the phone held again by node a under its new id' },
+    );
+    expect((await db.query('select id from cluster_nodes where id = $1 and reaped_at is null', [rows[0]!.node_id])).length).toBe(1);
+    await eventually(() => getDevice(b, phone.deviceId!), (device) => device.connected, { what: 'node b seeing the phone again' });
+    const placed = await b.api('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100' });
+    expect(placed.status, show(placed)).toBe(202);
   }, 60_000);
 });

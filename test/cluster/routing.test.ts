@@ -149,8 +149,11 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     });
     expect(device.latencyMs).toBeGreaterThanOrEqual(0);
 
-    const { call } = await placeCall(a, phone);
-    await live.next((m) => m.type === 'call' && m.call.id === call.id && m.call.state === 'active');
+    // Metadata of 10 KB: too large for a NOTIFY, the message goes through the table.
+    const notes = 'n'.repeat(10_000);
+    const { call } = await placeCall(a, phone, { metadata: { notes } });
+    const active = await live.next((m) => m.type === 'call' && m.call.id === call.id && m.call.state === 'active');
+    expect(active.call.metadata.notes).toBe(notes);
     await a.api('POST', `/v1/calls/${call.id}/hangup`);
     await live.next((m) => m.type === 'call' && m.call.id === call.id && m.call.state === 'ended');
 
