@@ -3,9 +3,8 @@ import { PhoneSimulator } from '../../src/simulator/index.js';
 import { callInState, eventually, getDevice, pairingCode, show, testScope } from '../helpers/phones.js';
 import { agent, openMedia, TONE, type PeerSocket } from '../streams/helpers.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { Balancer, clusterDatabase, newSecretKey, POSTGRES, SKIP_REASON, startNode } from './support.js';
+import { Balancer, clusterDatabase, newSecretKey, POSTGRES, startNode } from './support.js';
 
-if (!POSTGRES) console.log(SKIP_REASON);
 
 const t = testScope();
 const started: Array<() => Promise<void>> = [];

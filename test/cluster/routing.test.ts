@@ -15,9 +15,8 @@ import {
 } from '../helpers/phones.js';
 import { openLive } from '../console/support.js';
 import { agent, openMedia, placeCall, rampPcm, streamInfo, TONE } from '../streams/helpers.js';
-import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
+import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
 
-if (!POSTGRES) console.log(SKIP_REASON);
 
 const t = testScope();
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { closedPort } from '../streams/helpers.js';
-import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, SKIP_REASON, startNode, type ClusterNode } from './support.js';
+import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
 
-if (!POSTGRES) console.log(SKIP_REASON);
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

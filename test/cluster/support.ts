@@ -9,10 +9,9 @@ import pg from 'pg';
 import type { GatewayTimings } from '../../src/gateway.js';
 import { apiClient, TEST_API_KEY, type ApiClient, type Endpoint } from '../helpers/gateway.js';
 import { eventually } from '../helpers/phones.js';
+import { CLUSTER_POSTGRES_URL } from '../helpers/postgres.js';
 
-/** The cluster's tests need PostgreSQL; .ci/run starts one and sets VG_POSTGRES_URL. */
-export const POSTGRES = process.env.VG_POSTGRES_URL || undefined;
-export const SKIP_REASON = 'cluster tests skipped: they need PostgreSQL (set VG_POSTGRES_URL, as .ci/run does)';
+export const POSTGRES = CLUSTER_POSTGRES_URL;
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
