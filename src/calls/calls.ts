@@ -62,12 +62,9 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
 /**
  * The call domain: places and controls calls through the phone hub, applies the phone's events
  * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
- * listen to `change`.
- */
-/**
- * `resumed`: the phone's hello named a live call (see ResumedCall); listeners that hold nothing for
- * it yet take it up again. `released`: the call's phone now lives on another node, which serves the
- * call from now on; listeners let go of it without ending it.
+ * listen to `change`; also to `resumed` (the phone's hello named a live call, see ResumedCall:
+ * listeners that hold nothing for it yet take it up again) and `released` (the call's phone now
+ * lives on another node, which serves the call from now on: listeners let go of it, ending nothing).
  */
 export class CallService extends EventEmitter<{
   change: [CallChange];
