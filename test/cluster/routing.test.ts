@@ -14,6 +14,8 @@ import {
   type ErrorBody,
 } from '../helpers/phones.js';
 import { openLive } from '../console/support.js';
+import { KEY } from '../assistant/support.js';
+import { startFakeRealtime, type FakeRealtime } from '../fakes/realtime-server.js';
 import { agent, openMedia, placeCall, rampPcm, streamInfo, TONE } from '../streams/helpers.js';
 import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
 
@@ -27,17 +29,22 @@ const auth = { authorization: `Bearer ${TEST_API_KEY}` };
  */
 describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the node that holds it', () => {
   let db: Awaited<ReturnType<typeof clusterDatabase>>;
+  let realtime: FakeRealtime;
   let a: ClusterNode;
   let b: ClusterNode;
 
   beforeAll(async () => {
     db = await clusterDatabase();
+    realtime = await startFakeRealtime({ requireKey: KEY });
     const secretKey = newSecretKey();
-    [a, b] = await Promise.all([startNode({ databaseUrl: db.url, name: 'a', secretKey }), startNode({ databaseUrl: db.url, name: 'b', secretKey })]);
+    const env = { ASSISTANT_REALTIME_URL: realtime.url };
+    const timings = { incomingAutoStreamDelayMs: 100 };
+    [a, b] = await Promise.all([startNode({ databaseUrl: db.url, name: 'a', secretKey, env, timings }), startNode({ databaseUrl: db.url, name: 'b', secretKey, env, timings })]);
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    await realtime?.close();
     await db?.drop();
   }, 30_000);
 
@@ -134,6 +141,33 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect((await b.api('POST', `/v1/calls/${call.id}/hangup`)).status).toBe(202);
     expect((await media.peer.message((m) => m.type === 'stop')).callId).toBe(call.id);
     await conn.message((m) => m.type === 'stop');
+  });
+
+  it('answers an incoming call with the incoming stream set on the other node, and hands a call to the assistant through it: both run on the phone\'s node', async () => {
+    const fake = await agent(t);
+    expect((await b.api('PUT', '/v1/settings', { incomingStreamUrl: fake.url, assistantApiKey: KEY })).status).toBe(200);
+    await eventually(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === fake.url, {
+      what: 'node a reading the incoming stream',
+    });
+    const phone = await t.phone(a, { audio: TONE });
+    const streamed = await phone.ringIncoming('+15550122');
+    const conn = await fake.connection(0);
+    expect(await conn.message((m) => m.type === 'start')).toMatchObject({ callId: streamed, direction: 'incoming' });
+    await conn.frames(3);
+    await b.api('POST', `/v1/calls/${streamed}/hangup`);
+    await callInState(b, streamed, 'ended');
+
+    expect((await b.api('PUT', '/v1/settings', { incomingStreamUrl: '' })).status).toBe(200);
+    await eventually(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === null, {
+      what: 'node a without the incoming stream',
+    });
+    const ringing = await phone.ringIncoming('+15550123');
+    const taken = await b.api<{ status: string }>('POST', `/v1/calls/${ringing}/agent`);
+    expect(taken.status, show(taken)).toBe(202);
+    await realtime.waitForEvent('response.create', undefined, 5000);
+    await eventually(() => b.api<{ status: string }>('GET', `/v1/calls/${ringing}/agent`), (res) => res.body.status === 'live', { what: 'the assistant live, read through node b' });
+    await b.api('POST', `/v1/calls/${ringing}/hangup`);
+    await callInState(b, ringing, 'ended');
   });
 
   it('shows a phone\'s connected, lastSeenAt and latencyMs on every node, and pushes its changes to consoles on every node', async () => {
