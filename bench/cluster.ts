@@ -133,31 +133,43 @@ async function measureRouting(o: ClusterBenchOptions): Promise<RoutingResult> {
 
 const passes = (r: ScenarioResult): boolean => r.phones.callsLive === r.phones.callsRequested && lost(r) === 0 && r.phones.latencyMs.p99 < MAX_N_LATENCY_P99_MS;
 
-async function findMax(o: ClusterBenchOptions, nodes: number): Promise<MaxRun> {
-  const rows: string[][] = [];
-  let best = 0;
-  for (let n = o.start; n <= o.maxCalls; n += o.step) {
-    o.log(`${nodes} gateway${nodes > 1 ? 's' : ''} ${o.format}: ${n} calls for ${o.seconds} s`);
-    const secretKey = randomBytes(32).toString('base64');
-    const r = await withDatabase(o.postgresUrl, (databaseUrl) =>
-      runScenario({ mode: 'gateway', format: o.format, calls: n, seconds: o.seconds, workDir: o.workDir, wavPath: o.wavPath, cpuProfDir: null, log: o.log, cluster: { nodes, databaseUrl, secretKey } }),
-    );
-    const ok = passes(r);
-    const p = r.phones;
-    rows.push([String(nodes), String(n), String(p.callsLive), String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.loadAverage.toFixed(1), ok ? 'pass' : 'fail']);
-    o.log(`  -> ${rows[rows.length - 1]!.join('  ')}`);
-    for (const line of [...p.phonesErrors, ...(r.targetLogLines > 0 ? r.targetLogTail : [])]) o.log(`     ${line}`);
-    if (!ok) break;
-    best = n;
+async function measure(o: ClusterBenchOptions, nodes: number, n: number): Promise<{ ok: boolean; row: string[] }> {
+  o.log(`${nodes} gateway${nodes > 1 ? 's' : ''} ${o.format}: ${n} calls for ${o.seconds} s`);
+  const secretKey = randomBytes(32).toString('base64');
+  const r = await withDatabase(o.postgresUrl, (databaseUrl) =>
+    runScenario({ mode: 'gateway', format: o.format, calls: n, seconds: o.seconds, workDir: o.workDir, wavPath: o.wavPath, cpuProfDir: null, log: o.log, cluster: { nodes, databaseUrl, secretKey } }),
+  );
+  const ok = passes(r);
+  const p = r.phones;
+  const row = [String(nodes), String(n), String(p.callsLive), String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.loadAverage.toFixed(1), ok ? 'pass' : 'fail'];
+  o.log(`  -> ${row.join('  ')}`);
+  if (!ok) for (const line of [...p.phonesErrors, ...r.targetLogTail.filter((l) => !l.includes('No console account yet'))]) o.log(`     ${line}`);
+  return { ok, row };
+}
+
+/**
+ * Steps N up for one gateway and for `nodes` gateways in turn (one, then the other, at each N), so
+ * that both meet the machine in the same state; each stops at its first failure.
+ */
+async function findMax(o: ClusterBenchOptions): Promise<MaxRun[]> {
+  const runs: MaxRun[] = [1, o.nodes].map((nodes) => ({ nodes, best: 0, rows: [] }));
+  const going = new Set(runs);
+  for (let n = o.start; n <= o.maxCalls && going.size > 0; n += o.step) {
+    for (const run of runs) {
+      if (!going.has(run)) continue;
+      const { ok, row } = await measure(o, run.nodes, n);
+      run.rows.push(row);
+      if (ok) run.best = n;
+      else going.delete(run);
+    }
   }
-  return { nodes, best, rows };
+  return runs;
 }
 
 export async function runClusterBench(o: ClusterBenchOptions): Promise<ClusterBenchResult> {
   o.log(`routing: ${o.commands} commands to the phone's node and as many through another node`);
   const routing = await measureRouting(o);
-  const runs = [await findMax(o, 1), await findMax(o, o.nodes)];
-  return { routing, runs };
+  return { routing, runs: await findMax(o) };
 }
 
 const MAX_HEADER = ['gateways', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'gateways CPU', 'phones CPU', 'load', ''];
@@ -192,7 +204,7 @@ export function clusterMarkdown(result: ClusterBenchResult, o: Pick<ClusterBench
     '',
     markdownTable(ROUTING_HEADER, routingRows(result.routing)),
     '',
-    `N stepped by ${o.step} from ${o.start}, ${o.seconds} s each, every gateway on the same PostgreSQL (a database of its own per run); the phones spread over the gateways in turn.`,
+    `N stepped by ${o.step} from ${o.start}, ${o.seconds} s each, one gateway and ${result.runs[1]?.nodes ?? 'N'} taking turns at each N; every gateway of a run on the same PostgreSQL (a database of its own per run); the phones spread over the gateways in turn. Load: the machine's 1-minute load average at the end of each run.`,
     '',
     markdownTable(MAX_HEADER, result.runs.flatMap((r) => r.rows)),
   ].join('\n');
