@@ -22,7 +22,7 @@ import { DeviceService, MemoryFailureLimiter, PhoneHub } from './phones/index.js
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
 import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
-import { SessionsRepo, UsersRepo } from './store/index.js';
+import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
 
@@ -87,14 +87,19 @@ export interface StartOptions {
   timings?: Partial<GatewayTimings>;
   /** The APK served at /app/voice-gateway.apk; android/build/voice-gateway.apk by default. */
   appApkPath?: string;
+  /**
+   * Where words for the operator's eyes only go, outside the structured log: the first run's setup
+   * token. The server passes its standard error; without it, the token is only in its file.
+   */
+  announce?: (text: string) => void;
 }
 
 /** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
-export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides, appApkPath = APP_APK_PATH }: StartOptions): Promise<Gateway> {
+export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides, appApkPath = APP_APK_PATH, announce }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
   const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
   for (const warning of box.warnings) log.warn(warning);
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log });
   const { settings, resealed } = await store.exclusively(() => SettingsService.open(new SettingsRepo(store.db), box, config)).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -192,6 +197,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const accounts = new AccountService({
     users: new UsersRepo(store.db),
     sessions: new SessionsRepo(store.db),
+    resets: new PasswordResetsRepo(store.db),
     log,
     setupToken: new SetupToken(config.dataDir),
     isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
@@ -218,7 +224,8 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     accounts,
     live,
     appApkPath,
-    sessionPrincipal: sessionPrincipalResolver(accounts, () => settings.publicUrl()),
+    ready: () => store.ping(),
+    sessionPrincipal: sessionPrincipalResolver(accounts, config.publicUrl),
     metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
     routing: cluster?.routing,
   };
@@ -257,7 +264,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     const problem = await cluster.checkAddress();
     if (problem) log.error(problem);
   }
-  if (firstRun) logFirstRun(log, url, firstRun);
+  if (firstRun) announceFirstRun(log, url, firstRun, announce);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -295,13 +302,19 @@ function loopbackOf(host: string): string {
 }
 
 /**
- * The one place the setup token is shown: the start log, at warn so that it shows at the usual log
- * levels, in the message itself (fields named like secrets are redacted) for an operator to copy.
+ * The setup token is shown to the operator (standard error, and its file) but never written to the
+ * structured log, which is shipped and kept where a secret has no place; the log says only that a
+ * token exists and where its file is. It stops working once the owner exists.
  */
-function logFirstRun(log: Logger, url: string, firstRun: IssuedSetupToken): void {
-  const where = firstRun.saved ? `It is also in ${path.resolve(firstRun.file)} until the owner exists.` : `It could not be saved (${firstRun.reason}).`;
-  log.warn(
+function announceFirstRun(log: Logger, url: string, firstRun: IssuedSetupToken, announce: ((text: string) => void) | undefined): void {
+  const file = path.resolve(firstRun.file);
+  const where = firstRun.saved ? `It is also in ${file} until the owner exists.` : `It could not be saved in ${file} (${firstRun.reason}).`;
+  announce?.(
     `No console account yet. To create the owner, open ${url}/ and enter the setup token ${firstRun.token} (the HTTP_GATEWAY_API_KEY works too). ${where} ` +
-      'ADMIN_EMAIL and ADMIN_PASSWORD create the owner at start instead.',
+      'ADMIN_EMAIL and ADMIN_PASSWORD create the owner at start instead.\n',
+  );
+  log.warn(
+    { setupTokenFile: firstRun.saved ? file : null },
+    `No console account yet: create the owner at ${url}/ with the setup token, ${firstRun.saved ? `kept in ${file}` : 'which could not be saved'}${announce ? ' and shown on standard error' : ''} until the owner exists (or set ADMIN_EMAIL and ADMIN_PASSWORD).`,
   );
 }

@@ -29,6 +29,13 @@ export const LIMITS = {
   bodyLimitBytes: 1024 * 1024,
   /** A body the route did not read is read to its end (keeping the connection) within this time, else the connection is closed. */
   unreadBodyDrainMs: 10_000,
+  /**
+   * A public address goes URL-encoded into the pairing link's QR code (and as it is into the app's
+   * download QR code): bounded so both always fit a QR code.
+   */
+  publicUrlEncodedMaxLength: 2000,
+  /** Row ids and paging cursors are 32-bit integer columns. */
+  rowIdMax: 2_147_483_647,
   /** Call metadata, stream parameters and a phone event's payload, as JSON. */
   jsonObjectMaxBytes: 16 * 1024,
   shutdownGraceMs: 5_000,

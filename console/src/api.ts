@@ -14,6 +14,7 @@ import type {
   User,
   WebhookDelivery,
 } from './types';
+import { issueSentence, sentence } from './plain-words';
 
 /** Where the gateway serves the Android app (src/http/routes/app-download.ts). */
 export const APP_DOWNLOAD_PATH = '/app/voice-gateway.apk';
@@ -44,10 +45,20 @@ export class ApiError extends Error {
     return this.status === 404 && /^No route /.test(this.message);
   }
 
-  /** The message of the issue at `body.<field>` (or `query.<field>`), if any. */
+  /** The issue at `body.<field>` (or `query.<field>`) as a sentence to show under that field, if any. */
   field(name: string): string | undefined {
-    return this.issues.find((i) => i.path === `body.${name}` || i.path === `query.${name}` || i.path.startsWith(`body.${name}.`))?.message;
+    const issue = this.issues.find((i) => i.path === `body.${name}` || i.path === `query.${name}` || i.path.startsWith(`body.${name}.`));
+    return issue && sentence(issue.message);
   }
+}
+
+/**
+ * What a refused request says to a person. A validation error's own message names API paths
+ * (`body.to: …`); it is said again from its issues, in plain sentences.
+ */
+function plainMessage(code: string, message: string, issues: Issue[]): string {
+  if (code === 'VALIDATION_ERROR' && issues.length > 0) return issues.map(issueSentence).join(' ');
+  return message;
 }
 
 /** Called when a request finds the session gone, so the app can show the sign-in page. */
@@ -79,7 +90,9 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   if (!res.ok) {
     const error = (parsed as { error?: { code?: string; message?: string; issues?: Issue[] } } | undefined)?.error;
     const retry = res.headers.get('retry-after');
-    const err = new ApiError(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? `The gateway answered ${res.status}`, error?.issues ?? [], retry ? Number(retry) : null);
+    const code = error?.code ?? `HTTP_${res.status}`;
+    const issues = error?.issues ?? [];
+    const err = new ApiError(res.status, code, plainMessage(code, error?.message ?? `The gateway answered ${res.status}`, issues), issues, retry ? Number(retry) : null);
     if (res.status === 401 && !options.quiet401) onSignedOut?.();
     throw err;
   }
@@ -99,7 +112,17 @@ export interface CallFilters {
   deviceId?: string | undefined;
   state?: string | undefined;
   direction?: string | undefined;
+  remoteNumber?: string | undefined;
+  after?: string | undefined;
   before?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface DeliveryFilters {
+  callId?: string | undefined;
+  event?: string | undefined;
+  ok?: 'true' | 'false' | undefined;
+  before?: number | undefined;
   limit?: number | undefined;
 }
 
@@ -120,6 +143,7 @@ export const api = {
     request<{ user: User }>('POST', '/v1/auth/setup', { email, password, setupToken: setupToken.trim() }, { quiet401: true }),
   login: (email: string, password: string) => request<{ user: User }>('POST', '/v1/auth/login', { email, password }, { quiet401: true }),
   logout: () => request<void>('POST', '/v1/auth/logout', undefined, { quiet401: true }),
+  resetPassword: (token: string, password: string) => request<{ user: User }>('POST', '/v1/auth/password-reset', { token, password }, { quiet401: true }),
 
   users: () => request<{ users: User[] }>('GET', '/v1/users'),
   addUser: (email: string, password: string) => request<{ user: User }>('POST', '/v1/users', { email, password }),
@@ -141,6 +165,7 @@ export const api = {
 
   devices: () => request<{ devices: Device[] }>('GET', '/v1/devices'),
   removeDevice: (deviceId: string) => request<void>('DELETE', `/v1/devices/${id(deviceId)}`),
+  renameDevice: (deviceId: string, name: string) => request<{ device: Device }>('PATCH', `/v1/devices/${id(deviceId)}`, { name }),
   pairing: (publicUrl?: string) => request<Pairing>('POST', '/v1/pairing', publicUrl ? { publicUrl } : {}),
   /** Whether the gateway has the Android app to serve: HEAD of the download (no credential needed). */
   appBuilt: () => fetch(APP_DOWNLOAD_PATH, { method: 'HEAD' }).then((res) => res.ok),
@@ -148,6 +173,7 @@ export const api = {
   agentSettings: () => request<{ settings: AssistantSettings }>('GET', '/v1/agent'),
   saveAgentSettings: (patch: Partial<AssistantSettings>) => request<{ settings: AssistantSettings }>('PUT', '/v1/agent', patch),
   messages: (limit = 50) => request<{ messages: AssistantMessage[] }>('GET', `/v1/agent/messages${q({ limit })}`),
+  markMessage: (callId: string, read: boolean) => request<{ message: AssistantMessage }>('PATCH', `/v1/agent/messages/${id(callId)}`, { read }),
 
   settings: () => request<{ settings: Settings }>('GET', '/v1/settings'),
   saveSettings: (patch: SettingsPatch) => request<{ settings: Settings }>('PUT', '/v1/settings', patch),
@@ -157,8 +183,8 @@ export const api = {
   createApiKey: (name: string) => request<{ apiKey: ApiKey }>('POST', '/v1/api-keys', { name }),
   revokeApiKey: (keyId: string) => request<void>('DELETE', `/v1/api-keys/${id(keyId)}`),
 
-  deliveries: (filters: { callId?: string | undefined; limit?: number | undefined }) =>
-    request<{ deliveries: WebhookDelivery[] }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
+  deliveries: (filters: DeliveryFilters) => request<{ deliveries: WebhookDelivery[]; nextBefore: number | null }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
+  retryDelivery: (deliveryId: number) => request<{ retryOf: number; dueAt: string }>('POST', `/v1/webhook-deliveries/${deliveryId}/retry`),
 };
 
 /** The message to show for a failure of any kind. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, setSignedOutHandler } from './api';
-import { DevicesProvider, SessionContext, useSession } from './context';
+import { DevicesProvider, SessionContext, SettingsProvider, useSession, useSettings } from './context';
 import { AssistantIcon, CallsIcon, CloseIcon, DialerIcon, KeyIcon, Logo, MenuIcon, PhoneIcon, SettingsIcon, UsersIcon, WebhookIcon } from './icons';
 import { IncomingCalls } from './incoming';
 import { live, useLiveStatus } from './live';
@@ -11,10 +11,11 @@ import { DialerPage } from './pages/dialer';
 import { KeysPage } from './pages/api-keys';
 import { PhonesPage } from './pages/phones';
 import { SettingsPage } from './pages/settings';
-import { SetupPage, SignInPage } from './pages/sign-in';
+import { ResetPasswordPage, SetupPage, SignInPage } from './pages/sign-in';
 import { UsersPage } from './pages/users';
 import { WebhooksPage } from './pages/webhooks';
-import { Link, match, navigate, useLocation } from './router';
+import { headingFocusRequested, Link, match, navigate, takeHeadingFocus, useLocation } from './router';
+import { setPageTitle } from './title';
 import type { User } from './types';
 import { Button, Loading } from './ui';
 
@@ -44,9 +45,12 @@ export function App() {
     }
   }, []);
 
+  // A password reset link (`voice-gateway reset-password`) is opened signed out, or by someone else.
+  const [resetToken, setResetToken] = useState(() => (window.location.pathname === '/reset-password' ? new URLSearchParams(window.location.search).get('token') : null));
+
   useEffect(() => {
-    void check();
-  }, [check]);
+    if (resetToken === null) void check();
+  }, [check, resetToken]);
 
   useEffect(() => {
     const signedOut = () => {
@@ -79,6 +83,18 @@ export function App() {
     }
   }, []);
 
+  if (resetToken !== null && auth.kind !== 'signed-in') {
+    return (
+      <ResetPasswordPage
+        token={resetToken}
+        onDone={(user) => {
+          navigate('/calls', { replace: true });
+          setResetToken(null);
+          setAuth({ kind: 'signed-in', user });
+        }}
+      />
+    );
+  }
   if (auth.kind === 'loading') {
     return (
       <div className="center-screen">
@@ -108,7 +124,9 @@ export function App() {
   return (
     <SessionContext.Provider value={{ user: auth.user, signOut }}>
       <DevicesProvider>
-        <Shell />
+        <SettingsProvider>
+          <Shell />
+        </SettingsProvider>
       </DevicesProvider>
     </SessionContext.Provider>
   );
@@ -159,8 +177,10 @@ function Shell() {
   const shownPath = useRef(path);
   const mainRef = useRef<HTMLElement>(null);
 
+  const { settings } = useSettings();
+
   useEffect(() => {
-    document.title = `${title} · Voice Gateway`;
+    setPageTitle(title);
   }, [title]);
 
   useEffect(() => {
@@ -172,8 +192,14 @@ function Shell() {
     if (shownPath.current === path) return;
     const redirect = shownPath.current === '/' && path === '/calls';
     shownPath.current = path;
-    // Move focus to the new page's heading, so keyboard and screen reader users start there.
-    if (!redirect) mainRef.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    // Move focus to the new page's heading, so keyboard and screen reader users start there. A page
+    // still loading focuses its heading when it appears (PageHeader).
+    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
+    if (redirect) takeHeadingFocus();
+    else if (heading && headingFocusRequested()) {
+      takeHeadingFocus();
+      heading.focus({ preventScroll: true });
+    }
   }, [path]);
 
   useEffect(() => {
@@ -229,6 +255,11 @@ function Shell() {
               Sign out
             </Button>
           </div>
+          {settings?.docsUrl && (
+            <a className="docs-link" href={settings.docsUrl} target="_blank" rel="noreferrer">
+              Documentation ↗
+            </a>
+          )}
           <a className="docs-link" href="/docs" target="_blank" rel="noreferrer">
             API reference ↗
           </a>

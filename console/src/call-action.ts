@@ -1,20 +1,39 @@
 import { useState } from 'react';
+import { mediaPath } from '../../src/calls/model.js';
 import { api } from './api';
+import { dropCallAudio, startCallAudio } from './audio/call-audio';
 
 export type CallAction = 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold';
 
+/**
+ * Runs a control action. "Answer" is a phone's answer: live audio starts both ways in the same
+ * click (listening at once, talking once the browser allows the microphone; see audio/call-audio.ts).
+ */
+export function runCallAction(callId: string, action: CallAction): Promise<unknown> {
+  if (action !== 'answer') return api.act(callId, action);
+  startCallAudio(callId, mediaPath(callId));
+  return api.act(callId, 'answer').catch((err: unknown) => {
+    dropCallAudio(callId);
+    throw err;
+  });
+}
+
 /** Runs one control action on a call at a time, with the action under way and the API's error for the button that caused it. */
-export function useCallAction(callId: string): { busy: CallAction | null; error: unknown; act: (action: CallAction) => void } {
+export function useCallAction(callId: string): { busy: CallAction | null; error: unknown; act: (action: CallAction) => Promise<boolean> } {
   const [busy, setBusy] = useState<CallAction | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const act = (action: CallAction): void => {
+  const act = (action: CallAction): Promise<boolean> => {
     setBusy(action);
     setError(null);
-    api.act(callId, action).then(
-      () => setBusy(null),
+    return runCallAction(callId, action).then(
+      () => {
+        setBusy(null);
+        return true;
+      },
       (err: unknown) => {
         setBusy(null);
         setError(err);
+        return false;
       },
     );
   };

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from './api';
 import { useLive } from './live';
-import type { Device, User } from './types';
+import type { Device, Settings, User } from './types';
 
 interface SessionValue {
   user: User;
@@ -58,3 +58,41 @@ export function DevicesProvider({ children }: { children: ReactNode }) {
 }
 
 export const useDevices = (): DevicesValue => useContext(DevicesContext);
+
+interface SettingsValue {
+  /** The gateway's settings; null until loaded (or when they could not be). */
+  settings: Settings | null;
+  error: unknown;
+  /** After a save: what the API answered. */
+  setSettings: (settings: Settings) => void;
+}
+
+const SettingsContext = createContext<SettingsValue>({ settings: null, error: null, setSettings: () => undefined });
+
+/**
+ * The settings, loaded once for the whole console: the sidebar links to `docsUrl`, the call page
+ * offers the assistant only with a key, the webhook log names the webhook. Reloaded after a reconnect.
+ */
+export function SettingsProvider({ children }: { children: ReactNode }) {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const reload = useCallback(
+    () =>
+      api.settings().then(
+        (r) => {
+          setSettings(r.settings);
+          setError(null);
+        },
+        (err: unknown) => setError(err),
+      ),
+    [],
+  );
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  useLive(() => undefined, () => void reload());
+  const value = useMemo(() => ({ settings, error, setSettings }), [settings, error]);
+  return <SettingsContext.Provider value={value}>{children}</SettingsContext.Provider>;
+}
+
+export const useSettings = (): SettingsValue => useContext(SettingsContext);

@@ -1,4 +1,4 @@
-import type { CallState, Device } from './types';
+import type { Call, CallState, Device } from './types';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -51,3 +51,31 @@ export const deviceName = (devices: Device[], id: string): string => devices.fin
 
 export const NETWORK_LABELS: Record<string, string> = { wifi: 'Wi-Fi', cellular: 'Cellular', ethernet: 'Ethernet', other: 'Other', none: 'No network' };
 export const AUDIO_LABELS: Record<string, string> = { running: 'Running', stopped: 'Stopped', pairing_required: 'Needs pairing' };
+
+/**
+ * Why a call ended, in words (the API's endCause; see src/calls/end-cause.ts). "Hung up here" is this
+ * line: the console, the API or the phone's own screen; "the caller"/"the callee" is the other party.
+ */
+export function endLabel(call: Pick<Call, 'direction' | 'state' | 'endCause' | 'endReason' | 'answeredAt'>): string | null {
+  const other = call.direction === 'incoming' ? 'the caller' : 'the callee';
+  switch (call.endCause) {
+    case undefined:
+      return call.state === 'rejected' ? 'Rejected' : call.state === 'failed' ? 'Failed' : null;
+    case 'local':
+      return call.answeredAt ? 'Hung up here' : call.direction === 'outgoing' ? 'Cancelled before an answer' : 'Declined here';
+    case 'remote':
+      return call.answeredAt ? `Hung up by ${other}` : call.direction === 'incoming' ? 'The caller gave up' : 'Declined by the callee';
+    case 'busy':
+      return 'Busy';
+    case 'rejected':
+      return call.direction === 'incoming' ? 'Rejected here' : 'Rejected by the callee';
+    case 'missed':
+      return 'No answer';
+    case 'failed':
+      return call.endReason ? `Failed: ${call.endReason}` : 'Failed';
+    case 'error':
+      return call.endReason ? `Error: ${call.endReason}` : 'Error on the phone';
+    case 'other':
+      return call.endReason ? `Ended: ${call.endReason}` : 'Ended';
+  }
+}

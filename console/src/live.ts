@@ -6,7 +6,9 @@ type Listener = (message: LiveMessage) => void;
 
 /**
  * The live channel (`/v1/live`, docs/console.md): one WebSocket per tab, reconnecting with backoff.
- * Nothing is replayed after a gap, so on every reconnect subscribers get `resync` and reload.
+ * Nothing is replayed, so every time the channel opens subscribers get `resync` and reload: after a
+ * gap, and also the first time, since a page loads its data before the channel is open and a change
+ * in between (a call that starts ringing) would otherwise never show.
  */
 class LiveClient {
   private ws: WebSocket | null = null;
@@ -16,7 +18,6 @@ class LiveClient {
   private retryMs = 1000;
   private timer: number | undefined;
   private wanted = false;
-  private everOpened = false;
   /** Asked when the channel is refused or closed for its credential: is the session still good? */
   checkSession: (() => void) | null = null;
   status: LiveStatus = 'closed';
@@ -32,7 +33,6 @@ class LiveClient {
     window.clearTimeout(this.timer);
     this.ws?.close(1000, 'signed out');
     this.ws = null;
-    this.everOpened = false;
     this.setStatus('closed');
   }
 
@@ -44,8 +44,7 @@ class LiveClient {
     ws.onopen = () => {
       this.retryMs = 1000;
       this.setStatus('open');
-      if (this.everOpened) this.resyncListeners.forEach((l) => l());
-      this.everOpened = true;
+      this.resyncListeners.forEach((l) => l());
     };
     ws.onmessage = (e: MessageEvent<string>) => {
       let message: LiveMessage;

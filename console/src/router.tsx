@@ -3,7 +3,23 @@ import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type 
 /** A small history router: the console has a dozen flat routes and needs nothing more. */
 const listeners = new Set<() => void>();
 const notify = (): void => listeners.forEach((l) => l());
-window.addEventListener('popstate', notify);
+
+/**
+ * Set when the person moves to another page (a link, or back and forward); the new page's heading
+ * takes focus when it appears (PageHeader), which may be after its data has loaded.
+ */
+let headingFocusPending = false;
+export const headingFocusRequested = (): boolean => headingFocusPending;
+export function takeHeadingFocus(): boolean {
+  const pending = headingFocusPending;
+  headingFocusPending = false;
+  return pending;
+}
+
+window.addEventListener('popstate', () => {
+  headingFocusPending = true;
+  notify();
+});
 
 const subscribe = (listener: () => void): (() => void) => {
   listeners.add(listener);
@@ -13,6 +29,7 @@ const snapshot = (): string => window.location.pathname + window.location.search
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === snapshot()) return;
+  if (!options.replace && new URL(to, window.location.origin).pathname !== window.location.pathname) headingFocusPending = true;
   if (options.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   notify();

@@ -26,4 +26,6 @@ export type {
 import type { CallState } from '../../src/http/api-types.js';
 
 export const CALL_STATES: CallState[] = ['queued', 'dialing', 'ringing', 'active', 'held', 'ended', 'rejected', 'failed'];
+/** The event names of the API (src/calls/state.ts), for the webhook log's filter. */
+export { EVENT_NAMES } from '../../src/calls/state.js';
 export const FINAL_STATES: ReadonlySet<CallState> = new Set(['ended', 'rejected', 'failed']);

@@ -1,13 +1,26 @@
 import { useCallback, useEffect, useId, useRef, useState, type ComponentProps, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { ApiError, messageOf } from './api';
 import { STATE_LABELS } from './format';
+import { takeHeadingFocus } from './router';
 import type { CallState, LinkStatus } from './types';
 
 type ButtonProps = ComponentProps<'button'> & { variant?: 'primary' | 'secondary' | 'danger' | 'ghost' | 'success'; busy?: boolean; size?: 'sm' | 'md' };
 
-export function Button({ variant = 'secondary', busy = false, size = 'md', className = '', disabled, children, type = 'button', ...rest }: ButtonProps) {
+/**
+ * A button. While `busy` it stays enabled but ignores clicks (aria-disabled), so a focused button
+ * keeps the focus while its action runs (a disabled one would drop it to the page).
+ */
+export function Button({ variant = 'secondary', busy = false, size = 'md', className = '', disabled, children, type = 'button', onClick, ...rest }: ButtonProps) {
   return (
-    <button type={type} className={`btn btn-${variant} ${size === 'sm' ? 'btn-sm' : ''} ${className}`} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+    <button
+      type={busy && type === 'submit' ? 'button' : type}
+      className={`btn btn-${variant} ${size === 'sm' ? 'btn-sm' : ''} ${className}`}
+      disabled={disabled}
+      aria-disabled={busy || undefined}
+      aria-busy={busy || undefined}
+      onClick={busy ? undefined : onClick}
+      {...rest}
+    >
       {busy && <span className="spinner" aria-hidden="true" />}
       {children}
     </button>
@@ -130,10 +143,17 @@ export function Toggle({ label, hint, checked, onChange, disabled }: { label: Re
 }
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // After a move to this page, focus starts at its heading (also when the page appears only once its data has loaded).
+  useEffect(() => {
+    if (takeHeadingFocus()) heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <header className="page-header">
       <div>
-        <h1 tabIndex={-1}>{title}</h1>
+        <h1 tabIndex={-1} ref={heading}>
+          {title}
+        </h1>
         {description && <p className="page-description">{description}</p>}
       </div>
       {actions && <div className="page-actions">{actions}</div>}
@@ -344,4 +364,30 @@ export function useNow(intervalMs = 1000): number {
     return () => window.clearInterval(t);
   }, [intervalMs]);
   return now;
+}
+
+/**
+ * "Newer" and "Older" over the API's `before`/`nextBefore` cursor. `go(before)` shows the page of
+ * rows older than `before` (undefined: the newest). It remembers the cursors of the pages passed, so
+ * "Newer" steps back; give it a `key` that changes with the filters to start over.
+ */
+export function Pager<C extends string | number>({ label, before, nextBefore, go }: { label: string; before: C | undefined; nextBefore: C | null; go: (before: C | undefined) => void }) {
+  const history = useRef<Array<C | undefined>>([]);
+  if (before === undefined && nextBefore === null) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <Button disabled={before === undefined} onClick={() => go(history.current.pop())}>
+        ← Newer
+      </Button>
+      <Button
+        disabled={nextBefore === null}
+        onClick={() => {
+          history.current.push(before);
+          go(nextBefore ?? undefined);
+        }}
+      >
+        Older →
+      </Button>
+    </nav>
+  );
 }

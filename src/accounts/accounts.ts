@@ -3,7 +3,7 @@ import { sha256 } from '../auth/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import { MemoryFailureLimiter, type FailureLimiter, type FailureLimiterFactory } from '../phones/rate-limit.js';
-import type { SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
+import type { PasswordResetsRepo, SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.js';
 import type { IssuedSetupToken, SetupToken } from './setup-token.js';
 
@@ -29,6 +29,8 @@ export type AccountActor = { kind: 'user'; userId: string } | { kind: 'api-key' 
 export interface AccountServiceOptions {
   users: UsersRepo;
   sessions: SessionsRepo;
+  /** One-time links to set a new password (`voice-gateway reset-password`). */
+  resets: PasswordResetsRepo;
   log: Logger;
   sessionTtlMs?: number;
   /** Failed sign-ins per email and client, and per client, before 429. */
@@ -47,6 +49,8 @@ export interface AccountServiceOptions {
 }
 
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long a password reset link works (once). */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 export const DEFAULT_LOGIN_LIMITS = { perAccount: 5, perClient: 30, windowMs: 15 * 60 * 1000 };
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -110,7 +114,7 @@ export class AccountService {
       if (!(await this.setupRequired())) throw new GatewayError('CONFLICT', 'The gateway already has an owner; sign in instead');
       if (!(await this.provesControl(proof))) {
         this.o.log.warn('first-run setup refused: no valid setup token or API key');
-        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token from the gateway\'s start log (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
+        throw new GatewayError('UNAUTHORIZED', 'Creating the owner needs the setup token the gateway printed at start on standard error (also in DATA_DIR/setup-token) or the HTTP_GATEWAY_API_KEY', {
           issues: [{ path: 'body.setupToken', message: 'not the setup token of this start, nor an API key', code: 'invalid_setup_token' }],
         });
       }
@@ -205,6 +209,43 @@ export class AccountService {
 
   async logout(token: string): Promise<void> {
     await this.o.sessions.delete(sha256(token).toString('hex'));
+  }
+
+  /**
+   * A one-time link's token for the account of `email` (for whoever controls the server: the
+   * `reset-password` command), valid PASSWORD_RESET_TTL_MS; it replaces the account's earlier links.
+   */
+  async createPasswordReset(email: string): Promise<{ user: User; token: string; expiresAt: string }> {
+    const row = await this.o.users.byEmail(normalizeEmail(email));
+    if (!row) throw notFound('Account');
+    const token = `vgreset_${randomBytes(32).toString('base64url')}`;
+    const expiresAt = this.iso(PASSWORD_RESET_TTL_MS);
+    await this.o.resets.replace({ token_hash: sha256(token).toString('hex'), user_id: row.id, created_at: this.iso(), expires_at: expiresAt });
+    this.o.log.info({ userId: row.id }, 'password reset link made');
+    return { user: present(row), token, expiresAt };
+  }
+
+  /** Redeems a reset link (used up before the slow hash, so it works once): the new password applies, every session and link of the account ends. */
+  async redeemPasswordReset(token: string, password: string): Promise<User> {
+    const userId = token.length <= 200 ? await this.o.resets.consume(sha256(token.trim()).toString('hex'), this.iso()) : undefined;
+    const row = userId ? await this.o.users.byId(userId) : undefined;
+    if (!row) {
+      throw new GatewayError('UNAUTHORIZED', 'This password reset link has expired or was used already; ask for a new one', {
+        issues: [{ path: 'body.token', message: 'has expired or was used already', code: 'invalid_reset_token' }],
+      });
+    }
+    await this.o.users.setPasswordHash(row.id, await hashPassword(password));
+    this.o.log.info({ userId: row.id }, 'password set from a reset link');
+    return present(row);
+  }
+
+  /** Sets the password of the account of `email` directly (the server's operator); its sessions end. */
+  async setPassword(email: string, password: string): Promise<User> {
+    const row = await this.o.users.byEmail(normalizeEmail(email));
+    if (!row) throw notFound('Account');
+    await this.o.users.setPasswordHash(row.id, await hashPassword(password));
+    this.o.log.info({ userId: row.id }, 'password set by the operator');
+    return present(row);
   }
 
   async get(id: string): Promise<User> {

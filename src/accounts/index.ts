@@ -2,6 +2,7 @@ export {
   AccountService,
   DEFAULT_LOGIN_LIMITS,
   DEFAULT_SESSION_TTL_MS,
+  PASSWORD_RESET_TTL_MS,
   normalizeEmail,
   type AccountActor,
   type AccountServiceOptions,

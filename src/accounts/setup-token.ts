@@ -11,8 +11,8 @@ const PREFIX = 'vgsetup_';
 
 /**
  * Proof that whoever creates the first account controls the server: a one-time token made at each
- * start while no account exists, kept in DATA_DIR/setup-token (0600) and printed once in the start
- * log. It is forgotten, and its file removed, as soon as any account exists.
+ * start while no account exists, kept in DATA_DIR/setup-token (0600) and printed once on standard
+ * error, never in the log. It is forgotten, and its file removed, as soon as any account exists.
  */
 export class SetupToken {
   private token: string | null = null;

@@ -13,6 +13,8 @@ export interface AssistantMessage {
   callbackNumber: string;
   urgency: Urgency;
   takenAt: string;
+  /** When someone marked it read; null while unread. */
+  readAt: string | null;
 }
 
 export interface AssistantCallInfo {
@@ -31,4 +33,5 @@ export const presentMessage = (row: AssistantMessageRow): AssistantMessage => ({
   callbackNumber: row.callback_number,
   urgency: row.urgency as Urgency,
   takenAt: row.taken_at,
+  readAt: row.read_at,
 });

@@ -1,6 +1,6 @@
 import type { Call, CallChange, CallService } from '../calls/index.js';
 import { EndedCallRetention, isFinal } from '../calls/index.js';
-import { GatewayError } from '../errors.js';
+import { GatewayError, notFound } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
 import type { Logger } from '../log.js';
 import type { MediaRouter } from '../media/index.js';
@@ -22,7 +22,7 @@ export interface AssistantServiceOptions {
   outbound: OutboundPolicy;
   /** How long the model may take to confirm its session and to begin its first answer. Default 10 s. */
   responseTimeoutMs?: number;
-  /** Hears every message the assistant takes (the console's live channel). */
+  /** Hears every message the assistant takes, and every change of its read mark (the console's live channel). */
   onMessage?: (message: AssistantMessage) => void;
 }
 
@@ -64,6 +64,18 @@ export class AssistantService implements IncomingAssistant {
     return (await this.o.messages.list(limit)).map(presentMessage);
   }
 
+  /**
+   * Marks the message of a call read (or unread again). The inbox is the line's, shared by everyone
+   * who signs in to the console, like a shared voicemail box: one person reading it marks it for all.
+   */
+  async markRead(callId: string, read: boolean): Promise<AssistantMessage> {
+    const row = await this.o.messages.setReadAt(callId, read ? new Date().toISOString() : null);
+    if (!row) throw notFound('Message');
+    const message = presentMessage(row);
+    this.o.onMessage?.(message);
+    return message;
+  }
+
   /** The message the assistant took on a call, if any (webhook bodies carry it). */
   async message(callId: string): Promise<AssistantMessage | undefined> {
     const row = await this.o.messages.byCall(callId);
@@ -94,7 +106,7 @@ export class AssistantService implements IncomingAssistant {
    */
   async take(callId: string): Promise<AssistantCallInfo> {
     const apiKey = this.o.settings.assistantApiKey();
-    if (!apiKey) throw new GatewayError('DEVICE_OFFLINE', 'No assistant API key is set (PUT /v1/settings assistantApiKey, or ASSISTANT_API_KEY)');
+    if (!apiKey) throw new GatewayError('DEVICE_OFFLINE', 'The assistant has no model API key yet: add one in Settings, under Assistant model');
     let call = await this.o.calls.get(callId);
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
     const existing = this.states.get(callId);
@@ -199,6 +211,7 @@ export class AssistantService implements IncomingAssistant {
       callback_number: m.callbackNumber ?? call.remoteNumber,
       urgency: m.urgency,
       taken_at: new Date().toISOString(),
+      read_at: null,
     };
     await this.o.messages.upsert(row);
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, urgency: m.urgency }, 'assistant took a message');

@@ -6,6 +6,7 @@ import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, Pho
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
+import { endOf } from './end-cause.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
 
@@ -98,6 +99,23 @@ export class CallService extends EventEmitter<{
     return this.o.connectedElsewhere?.(deviceId) ?? Promise.resolve(false);
   }
 
+  /**
+   * Tells each listener on its own: one that throws is logged, and neither the phone's ack nor the
+   * listeners after it depend on it.
+   */
+  private notify(event: 'change', change: CallChange): void;
+  private notify(event: 'incoming', call: Call): void;
+  private notify(event: 'change' | 'incoming', arg: CallChange | Call): void {
+    const callId = 'call' in arg ? arg.call.id : arg.id;
+    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call) => void>) {
+      try {
+        listener.call(this, arg);
+      } catch (err) {
+        this.o.log.error({ err, callId, event }, 'a listener of call changes failed');
+      }
+    }
+  }
+
   /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
   setWebhookExtras(extras: (callId: string, ended: boolean) => Promise<Record<string, unknown>>): void {
     this.webhookExtras = extras;
@@ -135,7 +153,8 @@ export class CallService extends EventEmitter<{
 
   async list(query: CallQuery): Promise<{ calls: Call[]; nextBefore: string | null }> {
     const before = query.before ? normalizeTimestamp(query.before) : undefined;
-    const rows = await this.o.repo.list({ ...query, before, limit: query.limit + 1 });
+    const after = query.after ? normalizeTimestamp(query.after) : undefined;
+    const rows = await this.o.repo.list({ ...query, before, after, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
     return { calls: page.map(presentCall), nextBefore: more ? (page[page.length - 1]?.created_at ?? null) : null };
@@ -182,10 +201,12 @@ export class CallService extends EventEmitter<{
         updated_at: createdAt,
         answered_at: null,
         ended_at: null,
+        end_cause: null,
+        end_reason: null,
       };
       await this.withUniqueCreatedAt(row, (fresh) => this.o.repo.insert(fresh));
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
-      this.emit('change', { call: presentCall(row), previousState: null });
+      this.notify('change', { call: presentCall(row), previousState: null });
       const command = this.command(row.id, 'dial', { to: input.to });
       try {
         await this.o.hub.sendCommand(input.deviceId, command);
@@ -395,6 +416,8 @@ export class CallService extends EventEmitter<{
       updated_at: createdAt,
       answered_at: null,
       ended_at: null,
+      end_cause: null,
+      end_reason: null,
     };
   }
 
@@ -416,7 +439,7 @@ export class CallService extends EventEmitter<{
     if (isNew) this.o.log.info({ callId: row.id, deviceId, remoteNumber: row.remote_number }, 'incoming call');
     await this.record(row, event.event, event.eventId, event.payload, event.occurredAt, event.nativeCallId, isNew);
     const call = await this.get(row.id);
-    if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.emit('incoming', call);
+    if (isNew && call.state === 'ringing' && event.event !== 'call.simulated_ringing') this.notify('incoming', call);
     return row.id;
   }
 
@@ -443,6 +466,8 @@ export class CallService extends EventEmitter<{
   ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);
+    const ends = isFinal(next.state) && !isFinal(row.state);
+    const end = ends ? endOf(event, payload) : null;
     const updated: CallRow = {
       ...row,
       state: next.state,
@@ -450,11 +475,11 @@ export class CallService extends EventEmitter<{
       ended_at: next.endedAt,
       native_call_id: row.native_call_id ?? nativeCallId,
       updated_at: receivedAt,
+      ...(end ? { end_cause: end.cause, end_reason: end.reason } : {}),
     };
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
-    const ends = isFinal(updated.state) && !isFinal(row.state);
     const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
     let webhook: StoredWebhookJob | undefined;
     await this.o.repo.transaction(async (tx) => {
@@ -463,11 +488,23 @@ export class CallService extends EventEmitter<{
         { device_id: row.device_id, event_id: eventId, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: occurredAt, received_at: receivedAt },
         tx,
       );
-      await this.o.repo.update(row.id, { state: updated.state, answered_at: updated.answered_at, ended_at: updated.ended_at, native_call_id: updated.native_call_id, updated_at: receivedAt }, tx);
+      await this.o.repo.update(
+        row.id,
+        {
+          state: updated.state,
+          answered_at: updated.answered_at,
+          ended_at: updated.ended_at,
+          native_call_id: updated.native_call_id,
+          updated_at: receivedAt,
+          end_cause: updated.end_cause,
+          end_reason: updated.end_reason,
+        },
+        tx,
+      );
       if (url) webhook = await this.o.webhooks.enqueue({ callId: row.id, eventId, event, url, body: { ...timelineEntry, call, ...extras } }, tx);
     });
     if (webhook) this.o.webhooks.release(webhook);
     this.o.log.info({ callId: row.id, deviceId: row.device_id, event, state: updated.state }, 'call event');
-    this.emit('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
+    this.notify('change', { call, event: timelineEntry, previousState: isNew ? null : (row.state as CallState) });
   }
 }

@@ -1,5 +1,6 @@
 import type { PCM_FORMAT } from '../audio/constants.js';
 import type { CallRow } from '../store/index.js';
+import type { EndCause } from './end-cause.js';
 import type { CallState, Direction, EventName } from './state.js';
 
 export interface StreamConfig {
@@ -22,6 +23,8 @@ export interface Call {
   updatedAt: string;
   answeredAt?: string;
   endedAt?: string;
+  endCause?: EndCause;
+  endReason?: string;
 }
 
 export interface MediaInfo {
@@ -60,6 +63,8 @@ export function presentCall(row: CallRow): Call {
     updatedAt: row.updated_at,
     ...(row.answered_at ? { answeredAt: row.answered_at } : {}),
     ...(row.ended_at ? { endedAt: row.ended_at } : {}),
+    ...(row.end_cause ? { endCause: row.end_cause as EndCause } : {}),
+    ...(row.end_reason ? { endReason: row.end_reason } : {}),
   };
 }
 

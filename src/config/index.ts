@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
-import { CREDENTIALS_REFUSED, parseCidrList, withoutCredentials, type CidrRange } from '../outbound/index.js';
+import { CREDENTIALS_REFUSED, FRAGMENT_REFUSED, parseCidrList, withoutCredentials, withoutFragment, type CidrRange } from '../outbound/index.js';
+import { installPlainMessages } from '../validation-messages.js';
+
+installPlainMessages();
 
 /** Parses durations such as `5s,30s,2m` or `50ms`; a bare number is milliseconds. */
 export function parseDurationList(text: string): number[] {
@@ -31,7 +34,10 @@ const secretKey = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
-const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }).refine(withoutCredentials, CREDENTIALS_REFUSED);
+const wsUrl = z
+  .url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' })
+  .refine(withoutCredentials, CREDENTIALS_REFUSED)
+  .refine(withoutFragment, FRAGMENT_REFUSED);
 const cidrList = z.string().transform((text, ctx) => {
   try {
     return parseCidrList(text);
@@ -59,12 +65,27 @@ const envSchema = z.object({
     .refine(withoutCredentials, CREDENTIALS_REFUSED)
     .refine((url) => !URL.canParse(url) || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(url), 'must be only scheme, host and port, such as http://10.0.0.5:8080')
     .optional(),
+  DATABASE_TIMEOUT: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const [ms, ...more] = parseDurationList(text);
+        if (ms !== undefined && ms >= 100 && more.length === 0) return ms;
+      } catch {
+        // worded below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be one duration of at least 100ms, such as 5s' });
+      return z.NEVER;
+    })
+    .optional(),
   HTTP_GATEWAY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_TOKEN: z
     .string()
     .regex(/^[A-Za-z0-9._~+/=-]{16,}$/, 'must be at least 16 characters, each a letter, a digit or one of - . _ ~ + / = (it is sent as a Bearer token)')
     .optional(),
-  PUBLIC_URL: httpUrl.optional(),
+  PUBLIC_URL: httpUrl
+    .refine((url) => encodeURIComponent(url).length <= LIMITS.publicUrlEncodedMaxLength, `must be at most ${LIMITS.publicUrlEncodedMaxLength} characters once URL-encoded (it goes into QR codes)`)
+    .optional(),
   WEBHOOK_URL: httpUrl.optional(),
   DOCS_URL: httpUrl.optional(),
   INCOMING_STREAM_URL: wsUrl.optional(),
@@ -109,6 +130,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** With PostgreSQL: the address the other gateways of the cluster reach this one at (docs/cluster.md). */
   nodeUrl: string | undefined;
+  /** PostgreSQL: how long a connection or a statement may take before the request answers 503. */
+  databaseTimeoutMs: number | undefined;
   gatewayApiKey: string | undefined;
   /** A Bearer token that opens GET /metrics only (for a scraper), beside the API keys. */
   metricsToken: string | undefined;
@@ -163,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(variable, `${issue?.message ?? 'invalid'}${shown}`);
   }
   const e = parsed.data;
+  // Alone it would make a new DATA_DIR/secret.key and seal everything again with it: a rotation
+  // nobody asked for, to a key kept beside the data.
+  if (e.SECRET_KEY_PREVIOUS && !e.SECRET_KEY && !e.SECRET_KEY_FILE) {
+    throw new ConfigError('SECRET_KEY_PREVIOUS', 'is the key before a rotation: give the new key in SECRET_KEY or SECRET_KEY_FILE too (see docs/operations.md)');
+  }
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together');
   }
@@ -173,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     nodeUrl: e.NODE_URL?.replace(/\/$/, ''),
+    databaseTimeoutMs: e.DATABASE_TIMEOUT,
     gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
     metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL,

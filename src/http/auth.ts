@@ -3,7 +3,7 @@ import { credentialFrom, secretsEqual, unauthorized } from '../auth/index.js';
 import type { AppEnv, HttpServices } from './services.js';
 
 /** `/v1` paths that carry their own credential or none (pairing codes, console sign-in). */
-export const OPEN_V1_PATHS = new Set(['/v1/phone/pair', '/v1/auth/setup', '/v1/auth/login', '/v1/auth/status']);
+export const OPEN_V1_PATHS = new Set(['/v1/phone/pair', '/v1/auth/setup', '/v1/auth/login', '/v1/auth/status', '/v1/auth/password-reset']);
 
 export function requireCredential(services: HttpServices): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -41,7 +41,10 @@ export function handleError(log: Logger) {
       log.debug({ method: c.req.method, path: c.req.path }, 'client closed the connection before sending the whole request');
       return errorResponse(c, invalidInput('body', 'the connection closed before the body was complete', 'incomplete_body'));
     }
-    if (err instanceof GatewayError) return errorResponse(c, err);
+    if (err instanceof GatewayError) {
+      if (err.code === 'SERVICE_UNAVAILABLE') log.warn({ method: c.req.method, path: c.req.path }, 'the database did not answer in time; answered 503');
+      return errorResponse(c, err);
+    }
     if (err instanceof HTTPException) {
       if (err.status === 400) return errorResponse(c, invalidInput('body', 'not valid JSON', 'invalid_json'));
       if (err.status === 415) return errorResponse(c, invalidInput('header.content-type', 'must be JSON (application/json)', 'invalid_content_type'));

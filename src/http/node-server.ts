@@ -41,7 +41,7 @@ export function createNodeServer(fetch: Fetch): Server {
     writeRawError(
       socket,
       tooLarge
-        ? new GatewayError('PAYLOAD_TOO_LARGE', 'The request headers are too large', { status: 431 })
+        ? new GatewayError('HEADERS_TOO_LARGE', 'The request headers are over the server\'s limit (16 KiB)')
         : invalidInput('request', 'not a well-formed HTTP/1.1 request', 'malformed_http'),
     );
   });

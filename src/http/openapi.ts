@@ -4,7 +4,7 @@ export const ErrorBody = z
   .object({
     error: z.object({
       code: z.string().openapi({ example: 'VALIDATION_ERROR' }),
-      message: z.string().openapi({ example: 'body.to: Too big: expected string to have <=64 characters' }),
+      message: z.string().openapi({ example: 'body.to: must be at most 64 characters' }),
       issues: z
         .array(z.object({ path: z.string().openapi({ example: 'body.to' }), message: z.string(), code: z.string().optional() }))
         .optional(),
@@ -15,15 +15,16 @@ export const ErrorBody = z
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the request did not validate or the body is not JSON',
   401: 'UNAUTHORIZED: missing or invalid API key or session',
-  403: 'FORBIDDEN: the console user may not do this (only the owner manages users)',
+  403: 'FORBIDDEN: the console user may not do this (only the owner manages users, API keys and settings)',
   404: 'NOT_FOUND: the named resource or route does not exist',
   409: 'A conflict: DEVICE_OFFLINE, DEVICE_BUSY, INVALID_STATE or a code the phone gave',
   413: 'PAYLOAD_TOO_LARGE: the body is over 1 MiB',
   429: 'RATE_LIMITED: too many attempts; see Retry-After',
+  503: 'SERVICE_UNAVAILABLE: the database did not answer in time (DATABASE_TIMEOUT); see Retry-After',
   504: 'DEVICE_TIMEOUT: the phone did not acknowledge the command within 5 s',
 };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 504;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503 | 504;
 
 /** The error responses of a route, for the OpenAPI document. 413 is added wherever there is a body. */
 export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorBody } } }> {

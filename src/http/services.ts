@@ -41,6 +41,8 @@ export interface HttpServices {
   routing?: PhoneRouting | undefined;
   /** The Android app's APK, served at /app/voice-gateway.apk once `npm run build:android` made it. */
   appApkPath: string;
+  /** Resolves once the database answers (GET /health/ready); throws SERVICE_UNAVAILABLE when it does not in time. */
+  ready: () => Promise<void>;
   /**
    * Extra credential checks (the console's session cookie) tried when no API key is sent. Methods
    * other than GET, HEAD and OPTIONS (pass 'UPGRADE' for a WebSocket) also need `origin` to be the

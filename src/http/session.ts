@@ -21,9 +21,11 @@ export function readCookie(header: string | undefined, name: string): string | n
 
 /**
  * Whether a request's `Origin` is the gateway's own: the host the browser addressed (the `Host`
- * header), or the configured public address when a proxy rewrites the host.
+ * header; the console is served by the gateway itself), or PUBLIC_URL when a proxy rewrites the
+ * host. Never the `publicUrl` saved through the API: a value the API can change must not decide
+ * which sites may act with a console session.
  */
-export function isOwnOrigin(origin: string | undefined, host: string | undefined, publicUrl: string | null): boolean {
+export function isOwnOrigin(origin: string | undefined, host: string | undefined, publicUrl: string | undefined): boolean {
   if (!origin || origin === 'null') return false;
   let parsed: URL;
   try {
@@ -48,11 +50,11 @@ export function isOwnOrigin(origin: string | undefined, host: string | undefined
  * state (anything but GET, HEAD and OPTIONS; WebSocket upgrades too) must also come from the
  * gateway's own origin, so another site cannot ride on the cookie.
  */
-export function sessionPrincipalResolver(accounts: AccountService, publicUrl: () => string | null) {
+export function sessionPrincipalResolver(accounts: AccountService, publicUrl: string | undefined) {
   return async (cookieHeader: string | undefined, origin: string | undefined, method: string, host?: string): Promise<Principal | null> => {
     const token = readCookie(cookieHeader, SESSION_COOKIE);
     if (!token) return null;
-    if (!SAFE_METHODS.has(method.toUpperCase()) && !isOwnOrigin(origin, host, publicUrl())) {
+    if (!SAFE_METHODS.has(method.toUpperCase()) && !isOwnOrigin(origin, host, publicUrl)) {
       throw new GatewayError('UNAUTHORIZED', 'A console session is accepted only from the console itself (the Origin header must be the gateway\'s own)');
     }
     const user = await accounts.sessionUser(token);
@@ -76,7 +78,7 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 /** Sign-in and first run are open, but refuse them from another site's page (login CSRF). */
-export function refuseForeignOrigin(c: Context, publicUrl: string | null): void {
+export function refuseForeignOrigin(c: Context, publicUrl: string | undefined): void {
   const origin = c.req.header('origin');
   if (origin !== undefined && !isOwnOrigin(origin, c.req.header('host'), publicUrl)) {
     throw new GatewayError('FORBIDDEN', 'Sign-in is accepted only from the console itself');

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Logger } from '../log.js';
+import { CONTROL_CHARACTERS, NO_CONTROLS_MESSAGE } from '../text.js';
 import { writeRawError } from './node-server.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>) => void | Promise<void>;
@@ -38,6 +39,9 @@ export class UpgradeRouter {
     }
     if (!route) return writeRawError(socket, new GatewayError('NOT_FOUND', `No WebSocket at ${pathname}`));
     const { handler, params } = route;
+    // Path parameters follow the REST routes' text rule (src/text.ts).
+    const bad = Object.entries(params).find(([, value]) => CONTROL_CHARACTERS.test(value));
+    if (bad) return writeRawError(socket, invalidInput(`path.${bad[0]}`, NO_CONTROLS_MESSAGE, 'invalid_format'));
     Promise.resolve()
       .then(() => handler(req, socket, head, params))
       .catch((err: unknown) => {

@@ -14,6 +14,8 @@ import type { MediaRouter } from './router.js';
 export type UpgradeAuthenticator = (req: IncomingMessage) => Promise<unknown>;
 
 let nextListener = 0;
+/** As the live channel: the credential of the upgrade no longer holds. */
+const CLOSE_UNAUTHORIZED = 4001;
 
 /**
  * `/v1/calls/{callId}/media`: the raw stream protocol with the roles swapped (contract.md). The
@@ -29,7 +31,16 @@ export class MediaSockets {
     await this.o.authenticate(req);
     const call = await this.o.calls.get(params.callId ?? '');
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has ended (${call.state})`);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, call));
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.accept(ws, call);
+      // The credential of the upgrade is checked again at every heartbeat: a deleted key, a removed
+      // user, a signed-out session or a new password ends the socket within one ping interval.
+      ws.on('pong', () => {
+        this.o.authenticate(req).catch(() => {
+          if (ws.readyState === ws.OPEN) ws.close(CLOSE_UNAUTHORIZED, 'the credential is no longer valid');
+        });
+      });
+    });
   };
 
   private accept(ws: WebSocket, call: Call): void {

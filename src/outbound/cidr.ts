@@ -18,13 +18,23 @@ export const DEFAULT_OUTBOUND_DENY: readonly string[] = [
   '169.254.0.0/16',
   // IPv6 link-local.
   'fe80::/10',
-  // AWS's metadata service over IPv6.
+  // The metadata services over IPv6: AWS (EC2), AWS EKS Pod Identity, GCP, Scaleway.
   'fd00:ec2::254/128',
+  'fd00:ec2::23/128',
+  'fd20:ce::254/128',
+  'fd00:42::42/128',
   // Alibaba Cloud's metadata service.
   '100.100.100.200/32',
   // 169.254.0.0/16 through a NAT64 gateway.
   '64:ff9b::a9fe:0/112',
 ];
+
+/**
+ * The unspecified addresses ("this host"): never a receiver, yet Linux and macOS connect them to
+ * the gateway's own host, past a deny rule written for loopback. Refused whatever OUTBOUND_ALLOW
+ * says: an agent on the same host is reached as 127.0.0.1 or ::1.
+ */
+export const ALWAYS_REFUSED: readonly string[] = ['0.0.0.0/8', '::/128'];
 
 /**
  * Parses one range in plain notation (`10.0.0.0/8`, `fd00::/8`, or one address). Other spellings

@@ -32,6 +32,24 @@ describe('OutboundPolicy', () => {
     expect(p.refusal('::ffff:169.254.169.254')).toContain('169.254.169.254 is in 169.254.0.0/16');
   });
 
+  it('refuses the metadata services of GCP, AWS EKS and Scaleway over IPv6 by default', () => {
+    const p = policy();
+    for (const [address, range] of [['fd20:ce::254', 'fd20:ce::254/128'], ['fd00:ec2::23', 'fd00:ec2::23/128'], ['fd00:42::42', 'fd00:42::42/128']]) {
+      expect(p.refusal(address!), address).toContain(`is in ${range}, which OUTBOUND_DENY refuses`);
+    }
+  });
+
+  it('always refuses the unspecified addresses, which reach the gateway\'s own host, whatever OUTBOUND_ALLOW says', () => {
+    const p = policy('', '0.0.0.0/0,::/0');
+    for (const address of ['0.0.0.0', '0.1.2.3', '::', '::ffff:0.0.0.0']) {
+      expect(p.refusal(address), address).toMatch(/unspecified address.*always refused/);
+    }
+    for (const url of ['http://0.0.0.0:8080/', 'http://0:8080/', 'http://[::]:8080/', 'http://[::ffff:0.0.0.0]/', 'ws://0/']) {
+      expect(() => p.socketOptions(url), url).toThrow(OutboundRefusedError);
+    }
+    expect(p.refusal('127.0.0.1')).toBeNull();
+  });
+
   it('lets loopback, private and public addresses through by default', () => {
     const p = policy();
     for (const address of ['127.0.0.1', '::1', '10.0.0.5', '192.168.1.2', 'fd12::1', '100.100.100.201', '8.8.8.8', '2001:db8::1']) {

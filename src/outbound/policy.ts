@@ -1,6 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { DEFAULT_OUTBOUND_DENY, findRange, parseAddress, parseCidr, type CidrRange } from './cidr.js';
+import { ALWAYS_REFUSED, DEFAULT_OUTBOUND_DENY, findRange, parseAddress, parseCidr, type CidrRange } from './cidr.js';
+
+const UNSPECIFIED = ALWAYS_REFUSED.map(parseCidr);
 
 /** A connection the outbound rules refused; its message is what the delivery row or the status shows. */
 export class OutboundRefusedError extends Error {
@@ -44,6 +46,7 @@ export class OutboundPolicy {
   refusal(address: string): string | null {
     const parsed = parseAddress(address);
     if (!parsed) return `${address} is not an IP address`;
+    if (findRange(parsed, UNSPECIFIED)) return `${parsed.toString()} is an unspecified address, which reaches the gateway's own host: it is always refused (use 127.0.0.1 or ::1)`;
     const denied = findRange(parsed, this.deny);
     if (!denied || findRange(parsed, this.allow)) return null;
     return `${parsed.toString()} is in ${denied.text}, which OUTBOUND_DENY refuses (OUTBOUND_ALLOW can open it)`;

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 /** A phone socket on loopback, its gateway end wrapped in a PhoneConnection whose handler waits for `release()`. */
-async function blockedConnection(): Promise<{ client: WebSocket; server: WebSocket; applied: string[]; release(): void; allApplied(count: number): Promise<void> }> {
+async function blockedConnection(): Promise<{ client: WebSocket; server: WebSocket; connection: PhoneConnection; applied: string[]; release(): void; allApplied(count: number): Promise<void> }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, { perMessageDeflate: false });
@@ -25,7 +25,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
   const gate = new Promise<void>((resolve) => (release = resolve));
   const applied: string[] = [];
   let waiting: { count: number; resolve(): void } | undefined;
-  new PhoneConnection(
+  const connection = new PhoneConnection(
     'phone-test',
     server,
     pino({ level: 'silent' }),
@@ -44,7 +44,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
   );
   const allApplied = (count: number): Promise<void> =>
     applied.length >= count ? Promise.resolve() : new Promise((resolve) => (waiting = { count, resolve }));
-  return { client, server, applied, release, allApplied };
+  return { client, server, connection, applied, release, allApplied };
 }
 
 describe('PhoneConnection', () => {
@@ -69,5 +69,22 @@ describe('PhoneConnection', () => {
     expect(applied[0]).toBe('hello');
     expect(applied.slice(1)).toEqual(Array.from({ length: sent }, (_, i) => `c${i}`));
     expect(server.isPaused).toBe(false);
+  });
+
+  it('closes a phone that stops reading with 4008 once 1 MiB waits for it, instead of queueing without end', async () => {
+    const { client, connection } = await blockedConnection();
+    const closed = new Promise<number>((resolve) => client.once('close', (code) => resolve(code)));
+    client.pause();
+    const frame = Buffer.alloc(640);
+    let sent = 0;
+    // 64 MB at most: far beyond the kernel's socket buffers and the gateway's bound.
+    while (connection.open && sent < 100_000) {
+      connection.sendAudio(frame);
+      sent += 1;
+    }
+    expect(connection.open).toBe(false);
+    expect(sent).toBeLessThan(100_000);
+    client.resume();
+    expect(await closed).toBe(4008);
   });
 });

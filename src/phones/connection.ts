@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
-import { Heartbeat, type PingTimings } from '../socket-guard.js';
+import { CLOSE_TOO_SLOW, Heartbeat, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -28,6 +28,18 @@ interface PendingAck {
  */
 const QUEUE_HIGH = 100;
 const QUEUE_LOW = 10;
+/**
+ * Refused messages answered (and logged) on one socket; later ones are only counted, and the count
+ * logged when the socket closes, so a flood of junk costs neither memory nor disk.
+ */
+const REFUSALS_ANSWERED = 10;
+/**
+ * What the gateway may have queued for a phone that is not reading: about 30 s of call audio, far
+ * more than a phone that reads ever has. Past it the phone is closed with CLOSE_TOO_SLOW.
+ */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** After a close frame that waits behind unread data, how long the phone has before the socket is destroyed. */
+const SLOW_CLOSE_GRACE_MS = 5_000;
 
 /**
  * One phone socket: parses and serialises its messages (applied strictly in arrival order, reading
@@ -41,6 +53,8 @@ export class PhoneConnection {
   helloReceived = false;
   /** Binary frames refused for not being 640 bytes. */
   badFrames = 0;
+  /** Text messages refused (not JSON, unknown type, invalid fields, before hello). */
+  badMessages = 0;
   /** Times reading was paused because the phone sent faster than its messages could be applied. */
   pauses = 0;
   private readonly pending = new Map<string, PendingAck>();
@@ -84,15 +98,27 @@ export class PhoneConnection {
   }
 
   send(message: object): void {
-    if (this.open) this.socket.send(JSON.stringify(message));
+    this.write(JSON.stringify(message));
+  }
+
+  sendAudio(frame: Buffer): void {
+    this.write(frame);
   }
 
   /**
-   * Needs no bound of its own: frames leave at 50 per second, and a phone that stops reading stops
-   * answering pings too, so it is dropped within 30 s, with at most about 1 MB waiting for it.
+   * Every write is bounded: a phone that stops reading (while it floods the gateway, say) is closed
+   * once MAX_BUFFERED_BYTES wait for it, rather than at its next missed pong.
    */
-  sendAudio(frame: Buffer): void {
-    if (this.open) this.socket.send(frame, { binary: true });
+  private write(data: string | Buffer): void {
+    if (!this.open) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.log.warn({ deviceId: this.deviceId, bufferedBytes: this.socket.bufferedAmount }, 'phone is not reading what the gateway sends; closing it');
+      // The close frame waits behind what the phone has not read; the socket goes soon after anyway.
+      this.socket.close(CLOSE_TOO_SLOW, 'too slow: more than 1 MiB unread');
+      setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
+      return;
+    }
+    this.socket.send(data, { binary: typeof data !== 'string' });
   }
 
   /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */
@@ -187,9 +213,22 @@ export class PhoneConnection {
     this.send({ type: 'error', code: 'BAD_MESSAGE', message });
   }
 
+  /**
+   * Answers a refused message in its turn (so it counts against the read pause like any message),
+   * the first REFUSALS_ANSWERED of a socket only.
+   */
   private refuse(message: string): void {
-    this.log.warn({ deviceId: this.deviceId, reason: message }, 'bad phone message');
-    this.send({ type: 'error', code: 'BAD_MESSAGE', message });
+    this.badMessages += 1;
+    const count = this.badMessages;
+    this.enqueue();
+    this.chain = this.chain
+      .then(() => {
+        if (count > REFUSALS_ANSWERED) return;
+        this.log.warn({ deviceId: this.deviceId, reason: message }, 'bad phone message');
+        const last = count === REFUSALS_ANSWERED ? ` (refused message ${count} on this connection: later ones are counted, not answered)` : '';
+        this.send({ type: 'error', code: 'BAD_MESSAGE', message: message + last });
+      })
+      .finally(() => this.dequeue());
   }
 
   private closed(code: number): void {

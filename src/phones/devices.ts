@@ -52,8 +52,23 @@ function newPairingCode(): string {
   return code;
 }
 
+/** The text does not fit a QR code (about 2,300 bytes at the error correction used). */
+export class QrTooLargeError extends Error {
+  constructor() {
+    super('too long for a QR code');
+    this.name = 'QrTooLargeError';
+  }
+}
+
 /** SVG markup of a QR code of `text`: the pairing link, or the app's download address. */
-export const qrSvg = (text: string): Promise<string> => QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+export async function qrSvg(text: string): Promise<string> {
+  try {
+    return await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  } catch (err) {
+    if (/too big/i.test((err as Error).message)) throw new QrTooLargeError();
+    throw err;
+  }
+}
 
 const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
 
@@ -112,6 +127,12 @@ export class DeviceService {
     return this.repo.get(id).then(Boolean);
   }
 
+  async rename(id: string, name: string): Promise<Device> {
+    if (!(await this.repo.get(id))) throw notFound('Phone');
+    await this.repo.update(id, { name });
+    return this.get(id);
+  }
+
   async remove(id: string): Promise<void> {
     if (!(await this.repo.delete(id))) throw notFound('Phone');
   }
@@ -127,16 +148,16 @@ export class DeviceService {
     await this.repo.deleteExpiredPairingCodes(new Date(now).toISOString());
     const code = newPairingCode();
     const expiresAt = new Date(now + LIMITS.pairingCodeTtlMs).toISOString();
-    await this.repo.insertPairingCode({ code_hash: sha256(code).toString('hex'), public_url: publicUrl, expires_at: expiresAt, used_at: null });
     const pairUri = `${APP_SCHEME}://pair?url=${encodeURIComponent(publicUrl)}&code=${code}`;
-    return { code, expiresAt, publicUrl, pairUri, qrSvg: await qrSvg(pairUri) };
+    // The QR code first: an address too long for it leaves no code behind.
+    const svg = await qrSvg(pairUri);
+    await this.repo.insertPairingCode({ code_hash: sha256(code).toString('hex'), public_url: publicUrl, expires_at: expiresAt, used_at: null });
+    return { code, expiresAt, publicUrl, pairUri, qrSvg: svg };
   }
 
   /** Redeems a one-time code for a new phone and its token (shown this once; only its hash is kept). */
   async pair(request: PairRequest): Promise<{ deviceId: string; deviceToken: string }> {
     const now = new Date().toISOString();
-    const used = await this.repo.usePairingCode(sha256(normalizeCode(request.code)).toString('hex'), now);
-    if (!used) throw new GatewayError('UNAUTHORIZED', 'The pairing code is unknown, already used or expired');
     const deviceId = `phone-${randomBytes(6).toString('hex')}`;
     const deviceToken = `dt_${randomBytes(32).toString('base64url')}`;
     const health: HealthReport = {
@@ -144,7 +165,7 @@ export class DeviceService {
       ...(request.android ? { android: request.android } : {}),
       ...(request.appVersion ? { appVersion: request.appVersion } : {}),
     };
-    await this.repo.insert({
+    const paired = await this.repo.pairWithCode(sha256(normalizeCode(request.code)).toString('hex'), now, {
       id: deviceId,
       name: request.name,
       token_hash: sha256(deviceToken).toString('hex'),
@@ -153,6 +174,7 @@ export class DeviceService {
       latency_ms: null,
       health: Object.keys(health).length ? JSON.stringify(health) : null,
     });
+    if (!paired) throw new GatewayError('UNAUTHORIZED', 'The pairing code is unknown, already used or expired');
     return { deviceId, deviceToken };
   }
 

@@ -110,8 +110,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
           if (this.options.presence) void this.persistSeen(connection, true);
         },
         onClose: (code) => {
-          const { badFrames, pauses } = connection;
-          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
+          const { badFrames, badMessages, pauses } = connection;
+          log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
           if (connection.helloReceived) {
             this.options.presence?.release(deviceId, connection.id).catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
+import { text, textWithLines } from '../text.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
 
@@ -27,21 +28,21 @@ export const HealthReport = z.object({
   charging: z.boolean().optional(),
   network: z.enum(['wifi', 'cellular', 'ethernet', 'other', 'none']).optional(),
   signal: z.number().int().min(0).max(4).optional(),
-  carrier: z.string().max(100).optional(),
+  carrier: text().max(100).optional(),
   audio: z.enum(['running', 'stopped', 'pairing_required']).optional(),
   audioCapabilities: AudioCapabilities.optional(),
-  appVersion: z.string().max(50).optional(),
-  android: z.string().max(50).optional(),
-  model: z.string().max(100).optional(),
+  appVersion: text().max(50).optional(),
+  android: text().max(50).optional(),
+  model: text().max(100).optional(),
   reportedAt: z.iso.datetime({ offset: true }).optional(),
 });
 export type HealthReport = z.infer<typeof HealthReport>;
 
 const Hello = z.object({
   type: z.literal('hello'),
-  appVersion: z.string().max(50).optional(),
+  appVersion: text().max(50).optional(),
   call: z
-    .object({ nativeCallId: z.string().min(1).max(200), callId: z.string().max(64).optional(), state: z.string().max(20).optional() })
+    .object({ nativeCallId: text().min(1).max(200), callId: text().max(64).optional(), state: text().max(20).optional() })
     .nullable()
     .optional(),
 });
@@ -50,19 +51,25 @@ const Health = z.object({ type: z.literal('health'), health: HealthReport });
 
 const Ack = z.object({
   type: z.literal('ack'),
-  commandId: z.string().min(1).max(64),
+  commandId: text().min(1).max(64),
   ok: z.boolean(),
-  error: z.object({ code: z.string().min(1).max(64), message: z.string().max(1000).optional() }).optional(),
+  error: z.object({ code: text().min(1).max(64), message: textWithLines().max(1000).optional() }).optional(),
 });
+
+/**
+ * The phone names its events (UUIDs, in the app and the simulator); the name becomes the webhook-id
+ * header of every delivery, so it is held to characters any header, URL or log carries as they are.
+ */
+export const EVENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 const Event = z.object({
   type: z.literal('event'),
-  eventId: z.string().min(1).max(64),
+  eventId: z.string().regex(EVENT_ID, 'must be 1 to 64 letters, digits or . _ : - (a UUID, say)'),
   event: z.enum(EVENT_NAMES),
-  nativeCallId: z.string().min(1).max(200),
-  callId: z.string().max(64).nullable().optional(),
+  nativeCallId: text().min(1).max(200),
+  callId: text().max(64).nullable().optional(),
   direction: z.enum(['incoming', 'outgoing']).optional(),
-  remoteNumber: z.string().max(64).optional(),
+  remoteNumber: text().max(64).optional(),
   occurredAt: z.iso.datetime({ offset: true }),
   payload: z.record(z.string(), z.unknown()).refine((v) => fitsJson(v), JSON_TOO_LARGE).default({}),
 });
@@ -70,8 +77,8 @@ const Event = z.object({
 /** Extension 1.1: keypad digits the remote party pressed, detected by the phone. */
 const Dtmf = z.object({
   type: z.literal('dtmf'),
-  nativeCallId: z.string().min(1).max(200),
-  callId: z.string().max(64).nullable().optional(),
+  nativeCallId: text().min(1).max(200),
+  callId: text().max(64).nullable().optional(),
   digits: z.string().min(1).max(64).regex(/^[0-9*#A-D]+$/, 'must contain only 0-9, *, # and A-D'),
 });
 

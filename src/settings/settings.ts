@@ -4,6 +4,8 @@ import type { SecretBox, SettingsRepo } from '../store/index.js';
 
 export type StreamFormat = 'raw' | 'vendor';
 export type SecretSource = 'console' | 'env' | 'generated';
+/** Where a plain setting's value comes from: saved through the API or console, the environment, or the gateway's default. */
+export type ValueSource = 'console' | 'env' | 'default';
 
 export interface SecretView {
   configured: boolean;
@@ -20,6 +22,7 @@ export interface SettingsView {
   assistantModel: string | null;
   assistantApiKey: SecretView;
   webhookSecret: SecretView;
+  sources: Record<PlainField, ValueSource>;
 }
 
 /** A field set to null or "" is cleared and falls back to the environment. */
@@ -143,8 +146,12 @@ export class SettingsService {
   }
 
   private plain(field: PlainField): string | null {
+    return this.plainWithSource(field).value;
+  }
+
+  private plainWithSource(field: PlainField): { value: string | null; source: ValueSource } {
     const value = this.stored.get(field);
-    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'string' && value !== '') return { value, source: 'console' };
     const env: Record<PlainField, string | undefined> = {
       publicUrl: this.config.publicUrl,
       webhookUrl: this.config.webhookUrl,
@@ -153,7 +160,8 @@ export class SettingsService {
       incomingStreamFormat: this.config.incomingStreamFormat,
       assistantModel: this.config.assistantModel,
     };
-    return env[field] ?? null;
+    const fromEnv = env[field];
+    return fromEnv ? { value: fromEnv, source: 'env' } : { value: null, source: 'default' };
   }
 
   private secret(field: SecretField): { value: string; source: SecretSource } | null {
@@ -183,6 +191,7 @@ export class SettingsService {
       assistantModel: this.plain('assistantModel'),
       assistantApiKey: this.secretView('assistantApiKey'),
       webhookSecret: this.secretView('webhookSecret'),
+      sources: Object.fromEntries(PLAIN_FIELDS.map((field) => [field, this.plainWithSource(field).source])) as Record<PlainField, ValueSource>,
     };
   }
 

@@ -17,6 +17,8 @@ describe('decideCommand', () => {
     // [call, command, expected]
     [null, cmd('dial', { to: '+1' }), 'ok'],
     [null, cmd('dial', {}), 'BAD_COMMAND'],
+    [null, cmd('dial', { to: '**21*0015551234567#' }), 'BAD_COMMAND'],
+    [null, cmd('dial', { to: '+4930123,,42#' }), 'ok'],
     [call(), cmd('dial', { to: '+1' }, 'c2'), 'DEVICE_BUSY'],
     [null, cmd('answer'), 'NO_CALL'],
     [call(), cmd('answer'), 'INVALID_STATE'],

@@ -21,6 +21,7 @@ export type CommandDecision =
 export const FINAL_STATES: ReadonlySet<CallState> = new Set(['ended', 'rejected', 'failed']);
 
 const DTMF_DIGITS = /^[0-9*#]+$/;
+const DIALABLE_NUMBER = /^\+?[0-9]+([,;][0-9*#,;]*)?$/;
 
 const refuse = (code: string, message: string): CommandDecision => ({ ok: false, error: { code, message } });
 const event = (e: PhoneEventName, state: CallState, payload: Record<string, unknown> = {}): CommandDecision => ({
@@ -43,6 +44,8 @@ export function decideCommand(
     const to = cmd.payload['to'];
     if (typeof to !== 'string' || to.trim() === '') return refuse('BAD_COMMAND', 'dial needs payload.to');
     if (cmd.callId === '') return refuse('BAD_COMMAND', 'dial needs a callId');
+    // As the Android app: no service codes (a * or # before the first pause), see src/calls/dialable.ts.
+    if (!DIALABLE_NUMBER.test(to.trim())) return refuse('BAD_COMMAND', 'the phone dials numbers only; service codes such as *#06# are not dialled');
     return { ok: true, effect: { kind: 'dial', callId: cmd.callId, to } };
   }
   if (!['answer', 'reject', 'hangup', 'hold', 'unhold', 'dtmf'].includes(cmd.action)) {

@@ -1,8 +1,9 @@
 import type { Db } from './database.js';
-import type { SessionsTable, UsersTable } from './schema.js';
+import type { PasswordResetsTable, SessionsTable, UsersTable } from './schema.js';
 
 export type UserRow = UsersTable;
 export type SessionRow = SessionsTable;
+export type PasswordResetRow = PasswordResetsTable;
 
 export class UsersRepo {
   constructor(private readonly db: Db) {}
@@ -38,6 +39,39 @@ export class UsersRepo {
 
   async touchLogin(id: string, at: string): Promise<void> {
     await this.db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+  }
+
+  /** A new password hash; every session of the user ends and every reset link of theirs stops working. */
+  async setPasswordHash(id: string, hash: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+      await tx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await tx.deleteFrom('password_resets').where('user_id', '=', id).execute();
+    });
+  }
+}
+
+/** One-time links to set a new password; only a hash of each token is kept. */
+export class PasswordResetsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The new link replaces the user's earlier ones. */
+  async replace(row: PasswordResetRow): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('password_resets').where('user_id', '=', row.user_id).execute();
+      await tx.insertInto('password_resets').values(row).execute();
+    });
+  }
+
+  /**
+   * Uses up a link that exists and has not expired at `now`, in one statement, and returns its user:
+   * of requests that redeem one link at the same time, only one gets the user. Expired links are
+   * cleaned up on the way.
+   */
+  async consume(tokenHash: string, now: string): Promise<string | undefined> {
+    await this.db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
+    const row = await this.db.deleteFrom('password_resets').where('token_hash', '=', tokenHash).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
+    return row?.user_id;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './database.js';
 import type { CallEventsTable, CallsTable, Tables, TranscriptLinesTable } from './schema.js';
 
@@ -15,8 +15,15 @@ export interface CallQuery {
   direction?: string | undefined;
   /** Normalised created_at: calls created strictly before it. */
   before?: string | undefined;
+  /** Normalised created_at: calls created strictly after it. */
+  after?: string | undefined;
+  /** Dialable characters the number must contain, separators ignored. */
+  remoteNumber?: string | undefined;
   limit: number;
 }
+
+/** The stored number without the separators people type (numbers reported by phones may keep them). */
+const digitsOf = sql<string>`replace(replace(replace(replace(replace(replace(remote_number, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''), '/', '')`;
 
 export class CallsRepo {
   constructor(readonly db: Db) {}
@@ -69,6 +76,9 @@ export class CallsRepo {
     if (query.state) q = q.where('state', '=', query.state);
     if (query.direction) q = q.where('direction', '=', query.direction);
     if (query.before) q = q.where('created_at', '<', query.before);
+    if (query.after) q = q.where('created_at', '>', query.after);
+    // The search holds only dialable characters (the schema's check), none of LIKE's wildcards.
+    if (query.remoteNumber) q = q.where(digitsOf, 'like', `%${query.remoteNumber}%`);
     return q.orderBy('created_at', 'desc').limit(query.limit).execute();
   }
 

@@ -13,7 +13,7 @@ const ms = (value: number) => sql`(${Math.round(value)}::bigint * interval '1 mi
 const liveNodes = (leaseMs: number) => sql`select id, url from cluster_nodes where reaped_at is null and heartbeat_at > now() - ${ms(leaseMs)}`;
 
 /**
- * The cluster's own tables (PostgreSQL only, migration 007): the nodes and their heartbeats, which
+ * The cluster's own tables (PostgreSQL only, migration 008): the nodes and their heartbeats, which
  * node holds each phone's socket, live messages too large for a NOTIFY, and the failures rate limits
  * count. Every time is the database's (`now()`), so nodes whose clocks differ still agree.
  */

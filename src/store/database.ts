@@ -3,10 +3,11 @@ import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS, guardedPostgresPool } from './postgres-pool.js';
 import type { Tables } from './schema.js';
 
 export type Db = Kysely<Tables>;
@@ -22,25 +23,38 @@ export interface Store {
    * together). A PostgreSQL advisory lock held on a connection of its own; one process needs none.
    */
   exclusively<T>(work: () => Promise<T>, name?: string): Promise<T>;
+  /** Resolves once the database answers a query (within DATABASE_TIMEOUT on PostgreSQL). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The advisory lock of the gateways' start-up. */
 const STARTUP_LOCK = 'voice-gateway start-up';
-/** Work waits at most this long for another node's of the same name. */
-const LOCK_TIMEOUT = '60s';
+/** Work waits at most this long for another node's of the same name (another node's migrations may take long). */
+const LOCK_WAIT_MS = 60_000;
+/** How often a waiting node asks for the lock again. */
+const LOCK_POLL_MS = 50;
 
+/**
+ * The lock is asked for with pg_try_advisory_lock, again and again until LOCK_WAIT_MS: each
+ * statement returns at once, so the pool's statement timeout (DATABASE_TIMEOUT) never cuts a long
+ * wait short, and the wait is the gateway's own.
+ */
 function exclusively(db: Db, dialect: Store['dialect']): Store['exclusively'] {
   if (dialect === 'sqlite') return (work) => work();
   return (work, name = STARTUP_LOCK) =>
     db.connection().execute(async (connection) => {
-      await sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, false)`.execute(connection);
-      await sql`select pg_advisory_lock(hashtextextended(${name}, 0))`.execute(connection);
+      const deadline = Date.now() + LOCK_WAIT_MS;
+      for (;;) {
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as locked`.execute(connection);
+        if (rows[0]?.locked) break;
+        if (Date.now() > deadline) throw new Error(`another gateway held the lock '${name}' for more than ${LOCK_WAIT_MS / 1000} s`);
+        await sleep(LOCK_POLL_MS);
+      }
       try {
         return await work();
       } finally {
         await sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(connection);
-        await sql`select set_config('lock_timeout', '0', false)`.execute(connection);
       }
     });
 }
@@ -84,16 +98,25 @@ class TurnTakingSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates it. */
-export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; log: Logger }): Promise<Store> {
+/**
+ * Opens the embedded SQLite database under dataDir, or PostgreSQL when a URL is given, and migrates
+ * it. On PostgreSQL every wait has `timeoutMs` (DATABASE_TIMEOUT), except the migrations' own
+ * statements, which may take long once on a big database.
+ */
+export async function openStore(options: { dataDir: string; databaseUrl?: string | undefined; timeoutMs?: number | undefined; log: Logger }): Promise<Store> {
   let db: Db;
   let dialect: Store['dialect'];
   if (options.databaseUrl) {
     dialect = 'postgres';
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection the server drops (a restart, an administrator) must not bring the gateway
-    // down: the pool replaces it on the next query.
-    pool.on('error', (err) => options.log.warn({ err }, 'an idle PostgreSQL connection failed'));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+    // Two connections: one holds the start-up lock while the migrations run on the other.
+    const migrations = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 2, connectionTimeoutMillis: timeoutMs }) }) });
+    try {
+      await exclusively(migrations, dialect)(() => migrate(migrations, dialect, options.log));
+    } finally {
+      await migrations.destroy();
+    }
+    const pool = guardedPostgresPool(options.databaseUrl, timeoutMs, (err) => options.log.warn({ err }, 'an idle PostgreSQL connection failed'));
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
@@ -108,16 +131,25 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
     db = new Kysely<Tables>({ dialect: new TurnTakingSqliteDialect({ database: file as unknown as SqliteDatabase }) });
+    await migrate(db, dialect, options.log).catch(async (err: unknown) => {
+      await db.destroy();
+      throw err;
+    });
   }
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
-  const once = exclusively(db, dialect);
-  const { error, results } = await once(() => migrator.migrateToLatest()).catch((err: unknown) => ({ error: err, results: undefined }));
+  return {
+    db,
+    dialect,
+    url: options.databaseUrl,
+    exclusively: exclusively(db, dialect),
+    ping: () => sql`select 1`.execute(db).then(() => undefined),
+    close: () => db.destroy(),
+  };
+}
+
+async function migrate(db: Db, dialect: Store['dialect'], log: Logger): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider(dialect) }).migrateToLatest();
   for (const r of results ?? []) {
-    if (r.status === 'Success') options.log.info({ migration: r.migrationName }, 'migration applied');
+    if (r.status === 'Success') log.info({ migration: r.migrationName }, 'migration applied');
   }
-  if (error) {
-    await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-  return { db, dialect, url: options.databaseUrl, exclusively: once, close: () => db.destroy() };
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -35,17 +35,23 @@ export class DevicesRepo {
     await this.db.insertInto('pairing_codes').values(row).execute();
   }
 
-  /** Marks an unused, unexpired code used; true when this call was the one that used it. */
-  async usePairingCode(codeHash: string, now: string): Promise<PairingCodesTable | undefined> {
-    const r = await this.db
-      .updateTable('pairing_codes')
-      .set({ used_at: now })
-      .where('code_hash', '=', codeHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return undefined;
-    return this.db.selectFrom('pairing_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+  /**
+   * Marks an unused, unexpired code used and inserts the phone, in one transaction: false when the
+   * code cannot be used; a failed insert leaves the code unused.
+   */
+  async pairWithCode(codeHash: string, now: string, device: DeviceRow): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx
+        .updateTable('pairing_codes')
+        .set({ used_at: now })
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await tx.insertInto('devices').values(device).execute();
+      return true;
+    });
   }
 
   async deleteExpiredPairingCodes(now: string): Promise<void> {

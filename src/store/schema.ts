@@ -54,6 +54,9 @@ export interface CallsTable {
   updated_at: string;
   answered_at: string | null;
   ended_at: string | null;
+  /** Why it ended (calls/end-cause.ts), once final. */
+  end_cause: string | null;
+  end_reason: string | null;
   /** When its agent stream was detached (DELETE …/stream): a node taking the call over leaves it closed. */
   stream_detached_at?: string | null;
 }
@@ -89,6 +92,8 @@ export interface WebhookJobsTable {
   /** Number of the next attempt, 1 to 4. */
   attempt: number;
   due_at: string;
+  /** The delivery row a person asked to send again (POST /v1/webhook-deliveries/{id}/retry), else null. */
+  retry_of: number | null;
   /** The node that makes its attempts (several gateways on PostgreSQL); null on SQLite, or while no node holds it. */
   claimed_by?: string | null;
 }
@@ -105,6 +110,9 @@ export interface WebhookDeliveriesTable {
   error: string | null;
   duration_ms: number;
   at: string;
+  retry_of: number | null;
+  /** The exact body the attempt sent, so it can be sent again; null for attempts made before it was kept. */
+  body: string | null;
 }
 
 /** A console account; `role` is `owner` (the first account) or `member`. */
@@ -137,11 +145,21 @@ export interface AssistantMessagesTable {
   /** `low`, `normal` or `high`. */
   urgency: string;
   taken_at: string;
+  /** When someone marked it read in the console; null while unread. */
+  read_at: string | null;
+}
+
+/** A one-time link to set a new password (`voice-gateway reset-password`); only the token's hash is kept. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 /*
  * PostgreSQL only (several gateways, docs/cluster.md), queried in plain SQL by ClusterRepo:
- * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 007).
+ * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 008).
  */
 
 export interface Tables {
@@ -157,4 +175,5 @@ export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   assistant_messages: AssistantMessagesTable;
+  password_resets: PasswordResetsTable;
 }

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from './database.js';
+import type { WebhookDeliveriesTable } from './schema.js';
 
 export interface WebhookJobRow {
   id: number;
@@ -12,6 +13,8 @@ export interface WebhookJobRow {
   /** Number of the next attempt. */
   attempt: number;
   dueAt: string;
+  /** The delivery row a person asked to send again, else null. */
+  retryOf: number | null;
 }
 
 /** `claimedBy`: the node that holds the job (several gateways); none on one gateway. */
@@ -29,13 +32,45 @@ export interface WebhookDeliveryRow {
   error: string | null;
   durationMs: number;
   at: string;
+  retryOf: number | null;
 }
 
-export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'>;
+/**
+ * A new attempt row, with the exact body it sent on a delivery's first attempt (kept so that it can
+ * be sent again), null on later attempts of the same delivery: the body is stored once.
+ */
+export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'> & { body: string | null };
 
-const JOB_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'body', 'attempt', 'due_at'] as const;
+export interface DeliveryQuery {
+  callId?: string | undefined;
+  event?: string | undefined;
+  ok?: boolean | undefined;
+  /** Rows with a smaller id (older): the paging cursor. */
+  before?: number | undefined;
+  limit: number;
+}
 
-type JobRecord = { id: number; call_id: string; event_id: string; event: string; url: string; body: string; attempt: number; due_at: string };
+const JOB_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'body', 'attempt', 'due_at', 'retry_of'] as const;
+const DELIVERY_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'attempt', 'ok', 'status_code', 'error', 'duration_ms', 'at', 'retry_of'] as const;
+
+type JobRecord = { id: number; call_id: string; event_id: string; event: string; url: string; body: string; attempt: number; due_at: string; retry_of: number | null };
+/** A delivery row as selected for the log (without the body it sent). */
+type DeliveryRecord = Omit<Selectable<WebhookDeliveriesTable>, 'body'>;
+
+const toDelivery = (r: DeliveryRecord): WebhookDeliveryRow => ({
+  id: Number(r.id),
+  callId: r.call_id,
+  eventId: r.event_id,
+  event: r.event,
+  url: r.url,
+  attempt: Number(r.attempt),
+  ok: Number(r.ok) === 1,
+  statusCode: r.status_code === null ? null : Number(r.status_code),
+  error: r.error,
+  durationMs: Number(r.duration_ms),
+  at: r.at,
+  retryOf: r.retry_of === null ? null : Number(r.retry_of),
+});
 
 const toJob = (r: JobRecord): WebhookJobRow => ({
   id: Number(r.id),
@@ -46,6 +81,7 @@ const toJob = (r: JobRecord): WebhookJobRow => ({
   body: r.body,
   attempt: Number(r.attempt),
   dueAt: r.due_at,
+  retryOf: r.retry_of === null ? null : Number(r.retry_of),
 });
 
 /** Webhook jobs waiting for their next attempt, and the log of every attempt made. */
@@ -61,7 +97,17 @@ export class WebhooksRepo {
   async insertJob(job: NewWebhookJob, db: Db = this.db): Promise<number> {
     const row = await db
       .insertInto('webhook_jobs')
-      .values({ call_id: job.callId, event_id: job.eventId, event: job.event, url: job.url, body: job.body, attempt: job.attempt, due_at: job.dueAt, claimed_by: job.claimedBy ?? null })
+      .values({
+        call_id: job.callId,
+        event_id: job.eventId,
+        event: job.event,
+        url: job.url,
+        body: job.body,
+        attempt: job.attempt,
+        due_at: job.dueAt,
+        retry_of: job.retryOf,
+        claimed_by: job.claimedBy ?? null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -91,7 +137,7 @@ export class WebhooksRepo {
    * skipped (FOR UPDATE SKIP LOCKED), so each job is claimed by one node. A first attempt is left
    * for later while an earlier first attempt of its call is held elsewhere.
    */
-  async claimJobs(claimant: string, leaseMs: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event'>>> {
+  async claimJobs(claimant: string, leaseMs: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
     return this.db.transaction().execute(async (tx) => {
       const lease = sql`(${Math.round(leaseMs)}::bigint * interval '1 millisecond')`;
       const free = (
@@ -129,7 +175,7 @@ export class WebhooksRepo {
    * Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in
    * memory. With `heldBy` (several gateways), only the jobs that node holds.
    */
-  async jobsAfter(afterId: number, limit: number, heldBy?: string): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event'>>> {
+  async jobsAfter(afterId: number, limit: number, heldBy?: string): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
     let q = this.db.selectFrom('webhook_jobs').select(['id', 'call_id', 'url', 'attempt', 'due_at']).where('id', '>', afterId);
     if (heldBy !== undefined) q = q.where('claimed_by', '=', heldBy);
     const rows = await q.orderBy('id').limit(limit).execute();
@@ -169,6 +215,8 @@ export class WebhooksRepo {
         error: d.error,
         duration_ms: d.durationMs,
         at: d.at,
+        retry_of: d.retryOf,
+        body: d.body,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -176,22 +224,45 @@ export class WebhooksRepo {
   }
 
   /** Newest first. */
-  async listDeliveries(options: { callId?: string | undefined; limit: number }): Promise<WebhookDeliveryRow[]> {
-    let q = this.db.selectFrom('webhook_deliveries').selectAll();
-    if (options.callId !== undefined) q = q.where('call_id', '=', options.callId);
-    const rows = await q.orderBy('id', 'desc').limit(options.limit).execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      callId: r.call_id,
-      eventId: r.event_id,
-      event: r.event,
-      url: r.url,
-      attempt: Number(r.attempt),
-      ok: Number(r.ok) === 1,
-      statusCode: r.status_code === null ? null : Number(r.status_code),
-      error: r.error,
-      durationMs: Number(r.duration_ms),
-      at: r.at,
-    }));
+  async listDeliveries(query: DeliveryQuery): Promise<WebhookDeliveryRow[]> {
+    let q = this.db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS);
+    if (query.callId !== undefined) q = q.where('call_id', '=', query.callId);
+    if (query.event !== undefined) q = q.where('event', '=', query.event);
+    if (query.ok !== undefined) q = q.where('ok', '=', query.ok ? 1 : 0);
+    if (query.before !== undefined) q = q.where('id', '<', query.before);
+    return (await q.orderBy('id', 'desc').limit(query.limit).execute()).map(toDelivery);
+  }
+
+  /**
+   * One attempt with the body it sent: its own, or (a later attempt) the one kept on an earlier row
+   * of the same event and URL, which all send the same body. Null for attempts recorded before
+   * bodies were kept.
+   */
+  async deliveryWithBody(id: number): Promise<(WebhookDeliveryRow & { body: string | null }) | undefined> {
+    const row = await this.db.selectFrom('webhook_deliveries').select([...DELIVERY_COLUMNS, 'body']).where('id', '=', id).executeTakeFirst();
+    if (!row || row.body !== null) return row ? { ...toDelivery(row), body: row.body } : undefined;
+    const first = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('body')
+      .where('call_id', '=', row.call_id)
+      .where('event_id', '=', row.event_id)
+      .where('url', '=', row.url)
+      .where('body', 'is not', null)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return { ...toDelivery(row), body: first?.body ?? null };
+  }
+
+  /** The job still delivering this event to this URL (retries pending), if any. */
+  async pendingJob(callId: string, eventId: string, url: string): Promise<{ attempt: number; dueAt: string } | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_jobs')
+      .select(['attempt', 'due_at'])
+      .where('call_id', '=', callId)
+      .where('event_id', '=', eventId)
+      .where('url', '=', url)
+      .executeTakeFirst();
+    return row ? { attempt: Number(row.attempt), dueAt: row.due_at } : undefined;
   }
 }

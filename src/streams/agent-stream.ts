@@ -70,7 +70,13 @@ export class AgentStream {
     } catch (err) {
       return this.fail((err as Error).message);
     }
-    const socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup });
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup });
+    } catch (err) {
+      // `ws` throws at once for a URL it cannot dial (one stored before such URLs were refused).
+      return this.fail(`cannot dial the agent: ${(err as Error).message}`);
+    }
     this.socket = socket;
     socket.on('open', () => this.opened());
     socket.on('unexpected-response', (_req, res) => {

@@ -1,10 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { GatewayError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
-import { WebhooksRepo, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
+import { WebhooksRepo, type DeliveryQuery, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
 import { JobClaims, type WebhookClaims } from './claims.js';
 import { AttemptRecorder } from './recorder.js';
@@ -46,6 +47,19 @@ export interface WebhookDelivery {
   ok: boolean;
   error?: string;
   at: string;
+  /** The delivery a person asked to send again; this attempt belongs to that new delivery. */
+  retryOf?: number;
+}
+
+/** A delivery scheduled again by `retry()`: its first attempt goes out at `dueAt`. */
+export interface ScheduledRetry {
+  retryOf: number;
+  callId: string;
+  eventId: string;
+  event: string;
+  url: string;
+  attempt: number;
+  dueAt: string;
 }
 
 export interface WebhookDispatcherOptions {
@@ -107,6 +121,7 @@ export const toWebhookDelivery = (row: WebhookDeliveryRow): WebhookDelivery => (
   ok: row.ok,
   ...(row.error === null ? {} : { error: row.error }),
   at: row.at,
+  ...(row.retryOf === null ? {} : { retryOf: row.retryOf }),
 });
 
 /**
@@ -144,6 +159,8 @@ export class WebhookDispatcher {
   private abort = new AbortController();
   private readonly claims: WebhookClaims | undefined;
   private readonly jobClaims: JobClaims | undefined;
+  /** Retries are scheduled one at a time, so two clicks cannot both find the event idle. */
+  private retrying: Promise<unknown> = Promise.resolve();
 
   constructor(options: WebhookDispatcherOptions) {
     if (options.retryDelaysMs.length === 0) throw new Error('retryDelaysMs must list at least one delay');
@@ -169,13 +186,41 @@ export class WebhookDispatcher {
    * the caller passes the result to release() once its transaction has committed.
    */
   async enqueue(job: WebhookJobInput, tx?: Db): Promise<StoredWebhookJob> {
+    return this.store(job.callId, { eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body), retryOf: null }, tx);
+  }
+
+  private async store(callId: string, content: JobContent, tx?: Db): Promise<StoredWebhookJob> {
     const dueAt = this.now();
-    const content: JobContent = { eventId: job.eventId, event: job.event, url: job.url, body: JSON.stringify(job.body) };
-    const row = { callId: job.callId, ...content, attempt: 1, dueAt: iso(dueAt) };
+    const row = { callId, ...content, attempt: 1, dueAt: iso(dueAt) };
     const { id, held } = this.claims ? await this.repo.insertHeldJob(row, this.claims.nodeId(), tx) : { id: await this.repo.insertJob(row, tx), held: true };
-    const stored: StoredWebhookJob = { id, callId: job.callId, origin: originOf(job.url), attempt: 1, dueAt, content, held };
+    const stored: StoredWebhookJob = { id, callId, origin: originOf(content.url), attempt: 1, dueAt, content, held };
     if (!tx) this.release(stored);
     return stored;
+  }
+
+  /**
+   * Sends the event of a recorded attempt again, with the body it sent, to the URL it went to: a new
+   * delivery whose attempts are numbered from 1 again (up to 4, retried like any other) and name the
+   * row it came from in `retryOf`. Refused (409) while the event is still being retried to that URL,
+   * and for attempts recorded before bodies were kept.
+   */
+  retry(deliveryId: number): Promise<ScheduledRetry> {
+    const next = this.retrying.then(() => this.scheduleRetry(deliveryId));
+    this.retrying = next.catch(() => undefined);
+    return next;
+  }
+
+  private async scheduleRetry(deliveryId: number): Promise<ScheduledRetry> {
+    const row = await this.repo.deliveryWithBody(deliveryId);
+    if (!row) throw notFound('Webhook delivery');
+    const pending = await this.repo.pendingJob(row.callId, row.eventId, row.url);
+    if (pending) {
+      throw new GatewayError('CONFLICT', `This event is still being delivered to this URL: attempt ${pending.attempt} is due at ${pending.dueAt}`);
+    }
+    if (row.body === null) throw new GatewayError('CONFLICT', 'This attempt was recorded before the gateway kept what it sent, so it cannot be sent again');
+    const job = await this.store(row.callId, { eventId: row.eventId, event: row.event, url: row.url, body: row.body, retryOf: row.id });
+    this.log.info({ callId: row.callId, eventId: row.eventId, event: row.event, retryOf: row.id }, 'webhook delivery scheduled again');
+    return { retryOf: row.id, callId: row.callId, eventId: row.eventId, event: row.event, url: row.url, attempt: job.attempt, dueAt: iso(job.dueAt) };
   }
 
   /** Schedules a job whose transaction has committed. While stopped, the next start reads it from the store. */
@@ -278,8 +323,11 @@ export class WebhookDispatcher {
     return { due: size - scheduled - inFlight, scheduled, inFlight };
   }
 
-  async listDeliveries(options: { callId?: string | undefined; limit: number }): Promise<WebhookDelivery[]> {
-    return (await this.repo.listDeliveries(options)).map(toWebhookDelivery);
+  /** A page of the log, newest first; `nextBefore` is the cursor of the next page, null on the last. */
+  async listDeliveries(query: DeliveryQuery): Promise<{ deliveries: WebhookDelivery[]; nextBefore: number | null }> {
+    const rows = await this.repo.listDeliveries({ ...query, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    return { deliveries: page.map(toWebhookDelivery), nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null };
   }
 
   /** Starts what may go out now and sets the timer for the next job that becomes due. */
@@ -309,6 +357,12 @@ export class WebhookDispatcher {
 
   private launch(job: QueuedJob): void {
     const done = this.attempt(job)
+      .catch((err: unknown) => {
+        // A bug, not a receiver's failure: the job leaves the queue (it stays stored, so the next
+        // start tries it again), its lane goes on, and the process stays up.
+        this.log.error({ err, callId: job.callId }, 'webhook attempt failed unexpectedly; the job waits for the next start');
+        return null;
+      })
       .then((next) => {
         this.queue.finish(job.id, next);
         if (next === null && job.content) this.cachedBytes -= job.content.body.length;
@@ -361,10 +415,12 @@ export class WebhookDispatcher {
       error: outcome.error,
       durationMs,
       at: iso(startedMs),
+      retryOf: job.retryOf,
     };
     let id: number;
     try {
-      id = await this.recorder.record({ delivery: row, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
+      // The body is kept once per delivery, on its first attempt's row (its later rows find it there).
+      id = await this.recorder.record({ delivery: { ...row, body: job.attempt === 1 ? job.body : null }, jobId: queued.id, next: retryAt === null ? null : { attempt: job.attempt + 1, dueAt: iso(retryAt) } });
     } catch (err) {
       log.error({ err }, 'could not record the webhook attempt; holding the job back');
       return this.hold(queued);

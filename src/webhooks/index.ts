@@ -1,6 +1,7 @@
 export {
   WebhookDispatcher,
   toWebhookDelivery,
+  type ScheduledRetry,
   type StoredWebhookJob,
   type WebhookBody,
   type WebhookDelivery,

@@ -4,6 +4,8 @@ export interface JobContent {
   event: string;
   url: string;
   body: string;
+  /** The delivery row a person asked to send again, else null. */
+  retryOf: number | null;
 }
 
 /** What the scheduler knows of a stored job; without `content`, the job is read from the store when it goes out. */

@@ -65,12 +65,19 @@ export class WebhookSender {
         resolve(outcome);
       };
       const send = target.protocol === 'https:' ? https.request : http.request;
-      const req = send(target, {
-        method: 'POST',
-        agent: this.agents[target.protocol as 'http:' | 'https:'],
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup,
-      });
+      let req: http.ClientRequest;
+      try {
+        req = send(target, {
+          method: 'POST',
+          agent: this.agents[target.protocol as 'http:' | 'https:'],
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          lookup,
+        });
+      } catch (err) {
+        // A header HTTP cannot carry (a webhook-id stored before event ids were checked): never sent, never a crash.
+        resolve(failed(`cannot send the request: ${(err as Error).message}`, 'refused'));
+        return;
+      }
       // Set once the answer's head is in: a body that stalls after it does not undo the status.
       let answered: PostOutcome | undefined;
       const timer = setTimeout(() => {

@@ -199,10 +199,11 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     expect(events.at(-1)?.payload).toMatchObject({ cause: 'remote' });
   });
 
-  it('reconnects with growing, jittered delays while the gateway is away, then says hello with its call', async () => {
+  it('keeps trying while the gateway is away, then says hello with its call', async () => {
+    // The delays themselves (doubling, jittered, capped) are GatewayLinkTest's, on a manual clock.
     const g = await t.gateway();
     const proxy = t.track(await TcpProxy.start(g.url));
-    const phone = await jvmPhone(proxy.url(), g, { args: ['--ring-ms', '20'], timings: { backoff: 100, backoffMax: 800 } });
+    const phone = await jvmPhone(proxy.url(), g, { args: ['--ring-ms', '20'], timings: { backoff: 100, backoffMax: 400 } });
     const call = await place(g, await deviceIdOf(phone));
     await callInState(g, call.id, 'active');
 
@@ -211,12 +212,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     proxy.cut();
     const waiting = await phone.nextStatus((s) => s['link'] === 'WAITING_TO_RETRY');
     expect(waiting['lastError']).toBeTruthy();
-    await eventually(async () => proxy.attempts.length - from, (n) => n >= 5, { timeoutMs: 10_000, what: 'five attempts' });
-    // The first five attempts: their delays double from 100 ms (the later ones sit at the 800 ms cap).
-    const times = proxy.attempts.slice(from, from + 5);
-    const gaps = times.slice(1).map((at, i) => at - times[i]!);
-    // Each delay is within [base/2, base] of a doubling base: two attempts on, it is never shorter.
-    for (let i = 0; i + 2 < gaps.length; i++) expect(gaps[i + 2]!, `gaps ${gaps.join(', ')}`).toBeGreaterThanOrEqual(gaps[i]! - 15);
+    await eventually(async () => proxy.attempts.length - from, (n) => n >= 3, { timeoutMs: 10_000, what: 'three attempts' });
     proxy.refuse(false);
     await phone.nextStatus((s) => s['link'] === 'CONNECTED', 10_000);
     const hello = phone.messages('out', 'hello').at(-1)!;

@@ -15,7 +15,10 @@ function scripted(wss: WebSocketServer): void {
   // How each tagged connection (?id=…) was closed by the client, for the client's test to ask.
   const closes = new Map<string, string>();
   wss.on('connection', (ws: WebSocket, req) => {
-    const id = new URL(req.url ?? '/', 'http://x').searchParams.get('id') ?? '';
+    const url = new URL(req.url ?? '/', 'http://x');
+    // A peer that stops reading after the upgrade: the client's writes end up blocked.
+    if (url.pathname === '/stall') return (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const id = url.searchParams.get('id') ?? '';
     ws.on('close', (code, reason) => {
       closes.set(id, `${code} ${reason.toString('utf8')}`);
     });
@@ -83,7 +86,7 @@ function runJava(classpath: string[], args: string[], env: Record<string, string
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
     child.on('exit', (status) => {
       clearTimeout(timer);
       resolve({ status, output });
@@ -94,16 +97,20 @@ function runJava(classpath: string[], args: string[], env: Record<string, string
 /** The JUnit tests of the app's core (android/core/test, android/jvm/test), one run per class. */
 describe.skipIf(skipAndroid)("JUnit tests of the app's core", () => {
   const servers: net.Server[] = [];
+  const socketServers: WebSocketServer[] = [];
   const env: Record<string, string> = {};
   let classpath: string[] = [];
 
   beforeAll(async () => {
     classpath = hostBuild().testRuntime;
     const echo = createHttpServer();
-    scripted(new WebSocketServer({ server: echo, perMessageDeflate: false }));
     const cert = selfSignedCertificate('DNS:localhost');
     const secure = createHttpsServer({ key: cert.key, cert: cert.cert });
-    scripted(new WebSocketServer({ server: secure, perMessageDeflate: false }));
+    for (const server of [echo, secure]) {
+      const wss = new WebSocketServer({ server, perMessageDeflate: false });
+      scripted(wss);
+      socketServers.push(wss);
+    }
     const masking = maskingServer();
     const refusing = refusingServer();
     servers.push(echo, secure, masking, refusing);
@@ -115,6 +122,8 @@ describe.skipIf(skipAndroid)("JUnit tests of the app's core", () => {
   });
 
   afterAll(async () => {
+    // Upgraded sockets (the stalled one too) are the WebSocket servers', not the HTTP servers'.
+    for (const wss of socketServers) for (const client of wss.clients) client.terminate();
     for (const s of servers) {
       (s as Server).closeAllConnections?.();
       await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -131,5 +140,5 @@ describe.skipIf(skipAndroid)("JUnit tests of the app's core", () => {
     expect(status, output).toBe(0);
     expect(output).toMatch(/OK \(\d+ tests?\)/);
     expect(output).not.toMatch(/OK \(0 tests\)/);
-  });
+  }, 120_000);
 });

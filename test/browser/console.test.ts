@@ -6,7 +6,7 @@ import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { pairingCode } from '../helpers/phones.js';
-import { launchBrowser, screenshot, skipBrowser, watchErrors } from './support.js';
+import { consoleContext, expectText, launchBrowser, nav, screenshot, skipBrowser, watchErrors } from './support.js';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -29,8 +29,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
 
   beforeAll(async () => {
     [g, browser] = await Promise.all([startTestGateway({ env: { PUBLIC_URL: 'https://gateway.example.com' }, timings: { pingIntervalMs: 1000 } }), launchBrowser()]);
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    context.setDefaultTimeout(8000);
+    context = await consoleContext(browser);
     page = await context.newPage();
     errors = watchErrors(page);
   }, 30_000);
@@ -52,7 +51,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expectText(page, 'The two passwords differ');
     await page.getByLabel('Repeat the password').fill(OWNER.password);
-    // Without the setup token from the gateway's start log the owner is not created.
+    // Without the setup token the gateway printed at start the owner is not created.
     await page.getByLabel('Setup token').fill('vgsetup_not-the-one-printed');
     await page.getByRole('button', { name: 'Create owner account' }).click();
     await expectText(page, 'not the setup token of this start');
@@ -188,10 +187,13 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     const callId = await ringing;
     const row = page.locator(`tr[data-call-id="${callId}"]`);
     await row.locator('text=Ringing').waitFor();
-    await toast.getByRole('button', { name: 'Answer' }).click();
-    await row.locator('text=Active').waitFor();
+    // Answer opens the call, with live audio both ways (test/browser/incoming.test.ts follows the audio).
+    await toast.getByRole('button', { name: /^Answer/ }).click();
+    await page.locator(`.call-page[data-call-id="${callId}"][data-state="active"]`).waitFor();
     await expect.poll(() => toast.count()).toBe(0);
     phone!.remoteHangup();
+    await page.locator('.call-page[data-state="ended"]').waitFor();
+    await nav(page, 'Calls');
     await row.locator('text=Ended').waitFor();
 
     await seedHistory(g, phone!);
@@ -329,15 +331,6 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     expect(errors).toEqual([]);
   });
 });
-
-async function nav(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-}
-
-async function expectText(page: Page, text: string): Promise<void> {
-  await page.getByText(text, { exact: false }).first().waitFor();
-}
 
 /** A few finished calls, so the log and its screenshot look like a phone line in use. */
 async function seedHistory(g: TestGateway, phone: PhoneSimulator): Promise<void> {

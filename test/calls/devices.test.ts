@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayRequestError, PhoneSimulator } from '../../src/simulator/index.js';
+import { TEST_API_KEY } from '../helpers/gateway.js';
+import { openLive } from '../console/support.js';
 import { acked, callInState, deviceTokenOf, eventually, getEvents, openPhoneSocket, show, testScope, type Call, type Device, type ErrorBody } from '../helpers/phones.js';
 
 const t = testScope();
@@ -112,5 +114,42 @@ describe('DELETE /v1/devices/{deviceId}', () => {
     await eventually(() => g.api('GET', `/v1/devices/${sim.deviceId}`), (r) => r.status === 404);
     const err = await sim.connect().catch((e: unknown) => e);
     expect((err as GatewayRequestError).status).toBe(401);
+  });
+});
+
+describe('PATCH /v1/devices/{deviceId}', () => {
+  it('renames a phone: the list, the phone itself and the live channel show the new name', async () => {
+    const g = await t.gateway();
+    const sim = await t.phone(g, { name: 'Pixel 8' });
+    const live = await openLive(g, { authorization: `Bearer ${TEST_API_KEY}` });
+    t.defer(() => live.close());
+    const res = await g.api<{ device: Device }>('PATCH', `/v1/devices/${sim.deviceId}`, { name: '  Front desk  ' });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body.device).toMatchObject({ id: sim.deviceId, name: 'Front desk', connected: true });
+    expect((await live.next((m) => m.type === 'device' && m.device?.name === 'Front desk')).deviceId).toBe(sim.deviceId);
+    const list = await g.api<{ devices: Device[] }>('GET', '/v1/devices');
+    expect(list.body.devices.map((d) => d.name)).toEqual(['Front desk']);
+    // The phone keeps working under its new name.
+    const call = await g.api('POST', '/v1/calls', { deviceId: sim.deviceId, to: '+4930700' });
+    expect(call.status, show(call)).toBe(202);
+  });
+
+  it('refuses an empty or too long name and unknown fields, 404 for an unknown phone, 401 without a key', async () => {
+    const g = await t.gateway();
+    const sim = await t.phone(g, { name: 'Pixel 8', connect: false });
+    const cases: Array<[unknown, string, string]> = [
+      [{}, 'body.name', 'is required'],
+      [{ name: '   ' }, 'body.name', 'must not be empty'],
+      [{ name: 'x'.repeat(121) }, 'body.name', 'must be at most 120 characters'],
+      [{ name: 'Desk', connected: false }, 'body', 'has a field this request does not take: connected'],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await g.api<ErrorBody>('PATCH', `/v1/devices/${sim.deviceId}`, body);
+      expect(res.status, `${JSON.stringify(body)}: ${show(res)}`).toBe(400);
+      expect(res.body.error.issues).toEqual([expect.objectContaining({ path, message })]);
+    }
+    expect((await g.api('PATCH', '/v1/devices/phone-000000000000', { name: 'Desk' })).status).toBe(404);
+    expect((await g.api('PATCH', `/v1/devices/${sim.deviceId}`, { name: 'Desk' }, { key: null })).status).toBe(401);
+    expect((await g.api<{ device: Device }>('GET', `/v1/devices/${sim.deviceId}`)).body.device.name).toBe('Pixel 8');
   });
 });

@@ -62,6 +62,8 @@ describe('POST /v1/pairing', () => {
     const none = await g.api<ErrorBody>('POST', '/v1/pairing', {});
     expect(none.status, show(none)).toBe(400);
     expect(none.body.error.code).toBe('VALIDATION_ERROR');
+    // Like every issue, it names its code.
+    expect(none.body.error.issues).toEqual([{ path: 'body.publicUrl', message: 'required when no public address is configured', code: 'required' }]);
     const empty = await g.api<ErrorBody>('POST', '/v1/pairing');
     expect(empty.status, show(empty)).toBe(400);
     expect(empty.body.error.code).toBe('VALIDATION_ERROR');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { deviceTokenOf, eventually, getDevice, openPhoneSocket, pairCredentials, RawPhone, testScope } from '../helpers/phones.js';
+import { deviceTokenOf, eventually, getDevice, openPhoneSocket, pairCredentials, phoneEvent, RawPhone, testScope } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -210,3 +210,27 @@ describe('the phone socket /v1/phone', () => {
   });
 });
 
+
+describe('a phone that floods the gateway', () => {
+  it('gets the first ten refused messages answered and logged, the rest only counted and the count logged at close', async () => {
+    const g = await t.gateway({ captureLogs: true });
+    const creds = await pairCredentials(g);
+    const phone = await t.raw(g, creds.deviceToken);
+    for (let i = 0; i < 5000; i++) phone.sendText('x');
+    // Messages are handled in order: once this event is acknowledged, every refusal before it is done.
+    const event = phoneEvent('call.ringing', 'native-flood', { direction: 'incoming', remoteNumber: '+4930100' });
+    await phone.event(event);
+    const errors = phone.messages.filter((m) => m.type === 'error');
+    expect(errors).toHaveLength(10);
+    expect(errors[9]).toMatchObject({ code: 'BAD_MESSAGE', message: expect.stringContaining('later ones are counted, not answered') });
+    expect(g.logs.filter((line) => line.includes('bad phone message'))).toHaveLength(10);
+
+    await phone.close();
+    const closed = await eventually(
+      () => Promise.resolve(g.logs.find((line) => line.includes('phone disconnected'))),
+      (line) => line !== undefined,
+      { what: 'the disconnect log line' },
+    );
+    expect(JSON.parse(closed!)).toMatchObject({ deviceId: creds.deviceId, badMessages: 5000 });
+  });
+});

@@ -9,7 +9,8 @@ import { startGateway, type GatewayTimings } from '../../src/gateway.js';
 try {
   const config = loadConfig(process.env);
   const timings = JSON.parse(process.env.VG_TEST_TIMINGS ?? '{}') as Partial<GatewayTimings>;
-  const gateway = await startGateway({ config, timings });
+  // The first run's setup token goes to standard error, as src/main.ts shows it.
+  const gateway = await startGateway({ config, timings, announce: (text) => void process.stderr.write(text) });
   process.on('message', (message: { type?: string }) => {
     if (message.type !== 'stop') return;
     void gateway.close().then(() => process.exit(0));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { eventually } from '../helpers/phones.js';
 import { ServerProcess, tempDir } from '../platform/support.js';
 import { consoleClient, OWNER, setupTokenOf, show } from './support.js';
 
@@ -64,13 +65,16 @@ describe('the first account needs proof of control of the server', () => {
     expect(existsSync(tokenFile(g))).toBe(false);
   });
 
-  it('prints the token in one line of the start log, a new one at each start; an older one stops working', async () => {
+  it('shows the operator the token outside the log, which only says where its file is; a new one at each start, an older one stops working', async () => {
     g = await startTestGateway({ captureLogs: true });
     const first = setupTokenOf(g);
-    const shown = g.logs.filter((line) => line.includes(first));
-    expect(shown).toHaveLength(1);
-    expect(JSON.parse(shown[0]!)).toMatchObject({ level: 40, msg: expect.stringContaining(`${g.url}/`) });
-    expect(shown[0]).toContain(tokenFile(g));
+    expect(g.notices).toEqual([expect.stringContaining(first)]);
+    expect(g.notices[0]).toContain(`${g.url}/`);
+    expect(g.notices[0]).toContain(tokenFile(g));
+    expect(g.logs.filter((line) => line.includes('vgsetup_'))).toEqual([]);
+    const said = g.logs.filter((line) => line.includes('No console account yet'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ level: 40, setupTokenFile: tokenFile(g), msg: expect.stringContaining('shown on standard error') });
     const status = await consoleClient(g)('GET', '/v1/auth/status');
     expect(status.text).not.toContain(first);
 
@@ -79,7 +83,8 @@ describe('the first account needs proof of control of the server', () => {
     g = await startTestGateway({ dataDir, captureLogs: true });
     const second = setupTokenOf(g);
     expect(second).not.toBe(first);
-    expect(g.logs.filter((line) => line.includes(second))).toHaveLength(1);
+    expect(g.notices).toEqual([expect.stringContaining(second)]);
+    expect(g.logs.filter((line) => line.includes(second))).toEqual([]);
     expect((await setup(g, { ...OWNER, setupToken: first })).status).toBe(401);
     expect((await setup(g, { ...OWNER, setupToken: second })).status).toBe(201);
     await g.close();
@@ -103,15 +108,18 @@ describe('the first account needs proof of control of the server', () => {
     g = undefined;
   });
 
-  it('shows the token on the real server\'s standard output at start', async ({ onTestFinished }) => {
+  it('shows the token on the real server\'s standard error at start, never in its log on standard output', async ({ onTestFinished }) => {
     const dataDir = tempDir();
-    const server = new ServerProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const server = new ServerProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
     onTestFinished(async () => {
       await server.kill();
       rmSync(dataDir, { recursive: true, force: true });
     });
     const line = await server.waitForLog((l) => l.msg.startsWith('No console account yet'));
     const token = readFileSync(path.join(dataDir, SETUP_TOKEN_FILE), 'utf8').trim();
-    expect(line.msg).toContain(token);
+    expect(line.msg).toContain(path.join(dataDir, SETUP_TOKEN_FILE));
+    // Two pipes: what the server wrote to standard error first may reach the test second.
+    await eventually(() => Promise.resolve(server.stderr), (text) => text.includes(`enter the setup token ${token} `), { what: 'the token on standard error' });
+    expect(server.stdout.filter((text) => text.includes('vgsetup_'))).toEqual([]);
   });
 });

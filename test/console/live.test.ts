@@ -49,7 +49,7 @@ describe('live channel /v1/live', () => {
       const delivery = await live.next((m) => m.type === 'delivery' && m.delivery.callId === callId);
       expect(delivery.delivery).toMatchObject({ event: 'call.ringing', attempt: 1, ok: true });
 
-      g.services.live.publish({ type: 'message', message: { callId, remoteNumber: '+15550123', callerName: 'Ada', reason: 'test', callbackNumber: '+15550123', urgency: 'low', takenAt: new Date().toISOString() } });
+      g.services.live.publish({ type: 'message', message: { callId, remoteNumber: '+15550123', callerName: 'Ada', reason: 'test', callbackNumber: '+15550123', urgency: 'low', takenAt: new Date().toISOString(), readAt: null } });
       expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Ada' });
 
       await sim.disconnect();

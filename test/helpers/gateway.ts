@@ -13,6 +13,8 @@ export interface TestGateway extends Gateway {
   dataDir: string;
   /** Every log line written, when started with `captureLogs`. */
   logs: string[];
+  /** What the gateway showed the operator outside its log (the first run's setup token). */
+  notices: string[];
   api: ApiClient;
   /** Closes the gateway and removes its data directory. */
   stop(): Promise<void>;
@@ -69,6 +71,7 @@ export async function startTestGateway(
     ...options.env,
   });
   const logs: string[] = [];
+  const notices: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -81,11 +84,13 @@ export async function startTestGateway(
     timings: { commandTimeoutMs: 1000, reconcileDelayMs: 200, ...options.timings },
     // A test serves its own APK (or none), never the repository's build output.
     appApkPath: options.appApkPath ?? path.join(dataDir, 'voice-gateway.apk'),
+    announce: (text) => notices.push(text),
   });
   return {
     ...gateway,
     dataDir,
     logs,
+    notices,
     api: apiClient(gateway.url),
     stop: async () => {
       await gateway.close();

@@ -76,14 +76,16 @@ describe('GET /app/voice-gateway.apk', () => {
 describe('GET /app/install-qr.svg', () => {
   const expected = (url: string) => QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 
-  it('is a QR code of the download address at the address given, else the public address', async () => {
+  it('is a QR code of the download address at the address given, and never shows the saved public address', async () => {
     const { g } = await gatewayServing(null, { PUBLIC_URL: 'https://gw.example.com' });
     const given = await g.api('GET', `/app/install-qr.svg?url=${encodeURIComponent('http://192.168.1.20:8080/')}`, undefined, { key: null });
     expect(given.status, show(given)).toBe(200);
     expect(given.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
     expect(given.text).toBe(await expected('http://192.168.1.20:8080/app/voice-gateway.apk'));
+    // Open to everybody: without `url` it would tell anyone the gateway's public address.
     const saved = await g.api('GET', '/app/install-qr.svg', undefined, { key: null });
-    expect(saved.text).toBe(await expected('https://gw.example.com/app/voice-gateway.apk'));
+    expect(saved.status, show(saved)).toBe(400);
+    expect(saved.body.error.issues).toEqual([expect.objectContaining({ path: 'query.url', code: expect.any(String) })]);
   });
 
   it('answers 400 for an address that is not http(s), and when no address is known', async () => {

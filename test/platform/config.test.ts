@@ -184,7 +184,7 @@ describe('SECRET_KEY, SECRET_KEY_FILE and SECRET_KEY_PREVIOUS in the configurati
     const key = randomBytes(32);
     for (const text of [key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
       expect(loadConfig({ SECRET_KEY: text }).secretKey).toEqual({ key, from: 'SECRET_KEY' });
-      expect(loadConfig({ SECRET_KEY_PREVIOUS: text }).secretKeyPrevious).toEqual(key);
+      expect(loadConfig({ SECRET_KEY: randomBytes(32).toString('base64'), SECRET_KEY_PREVIOUS: text }).secretKeyPrevious).toEqual(key);
     }
     expect(loadConfig({}).secretKey).toBeUndefined();
   });

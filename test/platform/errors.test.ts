@@ -109,11 +109,11 @@ describe('error responses', () => {
     expect(wrongType.body).toMatchObject({ error: { issues: [{ path: 'body.publicUrl', message: expect.stringMatching(/URL/) }] } });
 
     const name = await g.api('POST', '/v1/api-keys', {});
-    expect(name.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'body.name', message: expect.stringMatching(/string/) }] } });
+    expect(name.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'body.name', message: 'is required' }] } });
 
     const param = await g.api('DELETE', `/v1/api-keys/${'a'.repeat(101)}`);
     expect(param.status, show(param)).toBe(400);
-    expect(param.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'path.id', message: expect.stringMatching(/100/) }] } });
+    expect(param.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'path.id', message: 'must be at most 100 characters' }] } });
   });
 
   it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE when Content-Length announces it', async () => {

@@ -127,3 +127,22 @@ describe('malformed JSON', () => {
     expect(socket.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'header.upgrade' }] } });
   });
 });
+
+describe('request headers', () => {
+  it('answers headers over the server\'s limit with 431 HEADERS_TOO_LARGE (413\'s code is for bodies)', async () => {
+    g = await startTestGateway();
+    const { responses } = await rawHttp(g.url, [head('GET', '/health', { 'x-padding': 'a'.repeat(20 * KB) })], 1);
+    expect(responses[0]?.status).toBe(431);
+    expect(responses[0]?.body).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.stringContaining('headers') } });
+  });
+
+  it('takes x-api-key when a proxy adds Authorization with another scheme; a Bearer credential still decides', async () => {
+    g = await startTestGateway();
+    const basic = await g.api('GET', '/v1/settings', undefined, { key: null, headers: { authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': TEST_API_KEY } });
+    expect(basic.status, show(basic)).toBe(200);
+    const wrongBearer = await g.api('GET', '/v1/settings', undefined, { key: null, headers: { authorization: 'Bearer wrong-key-0123456789', 'x-api-key': TEST_API_KEY } });
+    expect(wrongBearer.status, show(wrongBearer)).toBe(401);
+    const basicAlone = await g.api('GET', '/v1/settings', undefined, { key: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(basicAlone.status, show(basicAlone)).toBe(401);
+  });
+});

@@ -49,6 +49,18 @@ describe('outbound address rules (OUTBOUND_DENY, OUTBOUND_ALLOW)', () => {
     expect(hook.requests).toEqual([]);
   });
 
+  it('never dials the unspecified addresses, which reach loopback past a loopback deny rule', async () => {
+    const g = await t.gateway({ env: LOOPBACK_DENIED });
+    const hook = await t.receiver();
+    const phone = await t.raw(g, (await pairCredentials(g)).deviceToken);
+    const port = new URL(hook.url).port;
+    for (const [host, address] of [['0.0.0.0', '0.0.0.0'], ['0', '0.0.0.0'], ['[::]', '::'], ['[::ffff:0.0.0.0]', '0.0.0.0']] as const) {
+      const row = await firstAttemptTo(g, phone, `http://${host}:${port}/hook`);
+      expect(row.error, host).toMatch(new RegExp(`^refused to connect to \\S+: ${address.replace(/\./g, '\\.')} is an unspecified address`));
+    }
+    expect(hook.requests).toEqual([]);
+  });
+
   it('lets OUTBOUND_ALLOW open an address that a deny range holds', async () => {
     const g = await t.gateway({ env: { ...LOOPBACK_DENIED, OUTBOUND_ALLOW: '127.0.0.1' } });
     const hook = await t.receiver();

@@ -114,6 +114,18 @@ describe('the secret key outside DATA_DIR', () => {
     await expect(start(dataDir, { SECRET_KEY: oldKey })).rejects.toThrow(/SECRET_KEY_PREVIOUS/);
   });
 
+  it('refuses SECRET_KEY_PREVIOUS without the new key, naming the variables, and makes no key of its own', async () => {
+    const dataDir = dir();
+    const old = newKey();
+    const g = await start(dataDir, { SECRET_KEY: old });
+    await storeSecrets(g);
+    await stop(g);
+    const refused = start(dataDir, { SECRET_KEY_PREVIOUS: old });
+    await expect(refused).rejects.toThrow(/^Invalid environment variable SECRET_KEY_PREVIOUS: .*SECRET_KEY or SECRET_KEY_FILE/);
+    expect(existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    await expectSecrets(await start(dataDir, { SECRET_KEY: old }));
+  });
+
   it('rotates away from DATA_DIR/secret.key to SECRET_KEY', async () => {
     const dataDir = dir();
     const g = await start(dataDir);

@@ -56,6 +56,7 @@ describe('settings', () => {
       assistantModel: null,
       assistantApiKey: { configured: false, hint: null, source: null },
       webhookSecret: { configured: true, hint: expect.stringMatching(/^.{4}$/), source: 'generated' },
+      sources: { publicUrl: 'default', webhookUrl: 'default', docsUrl: 'default', incomingStreamUrl: 'default', incomingStreamFormat: 'default', assistantModel: 'default' },
     });
   });
 
@@ -70,19 +71,22 @@ describe('settings', () => {
       assistantModel: ENV.ASSISTANT_MODEL,
       assistantApiKey: { configured: true, hint: 'EnV1', source: 'env' },
       webhookSecret: { configured: true, hint: ENV.WEBHOOK_SECRET.slice(-4), source: 'env' },
+      sources: { publicUrl: 'env', webhookUrl: 'env', docsUrl: 'env', incomingStreamUrl: 'env', incomingStreamFormat: 'env', assistantModel: 'env' },
     });
   });
 
   it('changes only the fields sent', async () => {
     const g = await start({ env: ENV });
     const first = await put(g, { publicUrl: 'https://console-public.example' });
-    expect(first).toEqual({ ...(await start({ env: ENV }).then(read)), publicUrl: 'https://console-public.example' });
+    const fromEnv = await start({ env: ENV }).then(read);
+    expect(first).toEqual({ ...fromEnv, publicUrl: 'https://console-public.example', sources: { ...fromEnv.sources, publicUrl: 'console' } });
 
     const second = await put(g, { webhookUrl: 'http://hooks.internal:8080/x', assistantApiKey: CONSOLE_ASSISTANT_KEY });
     expect(second.publicUrl).toBe('https://console-public.example');
     expect(second.webhookUrl).toBe('http://hooks.internal:8080/x');
     expect(second.docsUrl).toBe(ENV.DOCS_URL);
     expect(second.incomingStreamFormat).toBe('vendor');
+    expect(second.sources).toMatchObject({ publicUrl: 'console', webhookUrl: 'console', docsUrl: 'env' });
     expect(second.assistantApiKey).toEqual({ configured: true, hint: CONSOLE_ASSISTANT_KEY.slice(-4), source: 'console' });
 
     const unchanged = await put(g, {});
@@ -123,6 +127,7 @@ describe('settings', () => {
     const cleared = await put(g, { publicUrl: '', incomingStreamFormat: '', assistantApiKey: '' });
     expect(cleared.publicUrl).toBeNull();
     expect(cleared.incomingStreamFormat).toBe('raw');
+    expect(cleared.sources).toMatchObject({ publicUrl: 'default', incomingStreamFormat: 'default' });
     expect(cleared.assistantApiKey).toEqual({ configured: false, hint: null, source: null });
   });
 

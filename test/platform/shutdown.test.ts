@@ -27,7 +27,9 @@ describe.concurrent('graceful shutdown of the real server', () => {
   /** A server on a fresh data directory, listening and healthy; it is killed and its directory removed when the test ends. */
   const spawnServer = async (onTestFinished: TestContext['onTestFinished']): Promise<{ server: ServerProcess; url: string; dataDir: string }> => {
     const dataDir = tempDir();
-    const server = new ServerProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', HTTP_GATEWAY_API_KEY: TEST_API_KEY });
+    // With an owner from the start, nothing is meant for standard error (no first run's setup token).
+    const owner = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'correct horse battery' };
+    const server = new ServerProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', HTTP_GATEWAY_API_KEY: TEST_API_KEY, ...owner });
     onTestFinished(async () => {
       await server.kill();
       rmSync(dataDir, { recursive: true, force: true });

@@ -130,3 +130,29 @@ describe('media WebSocket /v1/calls/{callId}/media', () => {
     }
   });
 });
+
+describe('a media socket whose credential is revoked', () => {
+  it('is closed with 4001 at its next heartbeat: the API key deleted, the session signed out', async () => {
+    const g = await t.gateway({ timings: { audioPingIntervalMs: 50 } });
+    const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 } });
+    const { call } = await placeCall(g, phone);
+    await callInState(g, call.id, 'active');
+
+    const created = await g.api('POST', '/v1/api-keys', { name: 'listener' });
+    const byKey = await mediaSocket(g, call.id, { 'x-api-key': created.body.apiKey.key });
+    await byKey.message((m) => m.type === 'start');
+    const owner = await g.api('POST', '/v1/auth/setup', { email: 'owner@example.com', password: 'correct horse battery' });
+    const cookie = owner.headers.get('set-cookie')!.split(';')[0]!;
+    const bySession = await mediaSocket(g, call.id, { cookie, origin: g.url });
+    await bySession.message((m) => m.type === 'start');
+    const byEnvKey = await mediaSocket(g, call.id, { 'x-api-key': TEST_API_KEY });
+
+    expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);
+    expect(await byKey.closed).toEqual({ code: 4001, reason: 'the credential is no longer valid' });
+    expect((await fetch(`${g.url}/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: g.url } })).status).toBeLessThan(300);
+    expect((await bySession.closed).code).toBe(4001);
+    // A credential that still holds keeps its socket.
+    expect(byEnvKey.open).toBe(true);
+    await byEnvKey.frames(byEnvKey.binary.items.length + 5);
+  });
+});

@@ -120,7 +120,7 @@ describe('WebhookDispatcher', () => {
 
     const [d] = await deliveries.count(1);
     expect(d).toEqual({ id: expect.any(Number), callId: 'call_a', eventId: j.eventId, event: 'call.ringing', url: rx.url, attempt: 1, ok: true, at: expect.any(String) });
-    expect(await dispatcher.listDeliveries({ limit: 50 })).toEqual([d]);
+    expect((await dispatcher.listDeliveries({ limit: 50 })).deliveries).toEqual([d]);
   });
 
   it('retries a failing receiver after the configured delays, with the same id and body', async () => {
@@ -144,7 +144,7 @@ describe('WebhookDispatcher', () => {
     expect(reqs[2]!.at - reqs[1]!.at).toBeGreaterThanOrEqual(FAST[1]!);
 
     const listed = await dispatcher.listDeliveries({ limit: 50 });
-    expect(listed.map((d) => d.attempt)).toEqual([3, 2, 1]);
+    expect(listed.deliveries.map((d) => d.attempt)).toEqual([3, 2, 1]);
     const secretKey = SECRET.slice('whsec_'.length);
     expect(logs.some((l) => l.includes(secretKey))).toBe(false);
     const failure = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'webhook attempt failed; will retry');
@@ -232,7 +232,7 @@ describe('WebhookDispatcher', () => {
     expect(retry.headers['webhook-id']).toBe('evt_call_a_1');
     expect(retry.body).toBe(rx.requests[0]!.body);
     expect(retry.at - rx.requests[0]!.at).toBeGreaterThanOrEqual(delays[0]!);
-    expect((await second.dispatcher.listDeliveries({ limit: 50 })).map((x) => [x.attempt, x.ok])).toEqual([
+    expect((await second.dispatcher.listDeliveries({ limit: 50 })).deliveries.map((x) => [x.attempt, x.ok])).toEqual([
       [2, true],
       [1, false],
     ]);
@@ -340,15 +340,16 @@ describe('WebhookDispatcher', () => {
     }
     await deliveries.count(5);
 
-    const all = await dispatcher.listDeliveries({ limit: 50 });
+    const page = async (query: Parameters<typeof dispatcher.listDeliveries>[0]) => (await dispatcher.listDeliveries(query)).deliveries;
+    const all = await page({ limit: 50 });
     expect(all).toHaveLength(5);
     expect(all.map((d) => d.id)).toEqual([...all.map((d) => d.id)].sort((x, y) => y - x));
     expect(all.every((d) => !('error' in d))).toBe(true);
-    const a = await dispatcher.listDeliveries({ callId: 'call_a', limit: 50 });
+    const a = await page({ callId: 'call_a', limit: 50 });
     expect(a.map((d) => d.eventId)).toEqual(['evt_call_a_3', 'evt_call_a_2', 'evt_call_a_1']);
-    expect(await dispatcher.listDeliveries({ limit: 2 })).toEqual(all.slice(0, 2));
-    expect(await dispatcher.listDeliveries({ callId: 'call_a', limit: 1 })).toEqual(a.slice(0, 1));
-    expect(await dispatcher.listDeliveries({ callId: 'nobody', limit: 50 })).toEqual([]);
+    expect(await page({ limit: 2 })).toEqual(all.slice(0, 2));
+    expect(await page({ callId: 'call_a', limit: 1 })).toEqual(a.slice(0, 1));
+    expect(await page({ callId: 'nobody', limit: 50 })).toEqual([]);
   });
 
   it('returns from enqueue at once while the receiver hangs; stop() interrupts the hung attempts', async () => {
@@ -362,13 +363,13 @@ describe('WebhookDispatcher', () => {
     expect(performance.now() - t0).toBeLessThan(2_000);
     const second = await rx.nth(2);
     expect(second.headers['webhook-id']).toBe('evt_call_b_1');
-    expect(await dispatcher.listDeliveries({ limit: 50 })).toEqual([]);
+    expect((await dispatcher.listDeliveries({ limit: 50 })).deliveries).toEqual([]);
 
     // stop() waits about 2 s, then aborts; interrupted attempts leave no row and stay queued for the next start.
     const t1 = performance.now();
     await dispatcher.stop();
     expect(performance.now() - t1).toBeLessThan(3_000);
-    expect(await dispatcher.listDeliveries({ limit: 50 })).toEqual([]);
+    expect((await dispatcher.listDeliveries({ limit: 50 })).deliveries).toEqual([]);
     const jobs = await store.db.selectFrom('webhook_jobs').select(['event_id', 'attempt']).orderBy('id').execute();
     expect(jobs).toEqual([
       { event_id: 'evt_call_a_1', attempt: 1 },

@@ -31,6 +31,8 @@ beforeAll(async () => {
       error: i === 3 ? 'HTTP 500' : null,
       durationMs: 12,
       at: new Date(Date.UTC(2026, 10, 20, 12, 0, i)).toISOString(),
+      retryOf: null,
+      body: '{}',
     });
   }
   app = new OpenAPIHono<AppEnv>({
@@ -85,7 +87,7 @@ describe('GET /v1/webhook-deliveries', () => {
     const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '0.1.0' } });
     expect(Object.keys(doc.components?.schemas ?? {})).toEqual(expect.arrayContaining(['WebhookDelivery', 'WebhookDeliveryList', 'Error']));
     const op = doc.paths?.['/v1/webhook-deliveries']?.get;
-    expect(op?.parameters?.map((p) => ('name' in p ? p.name : undefined))).toEqual(['callId', 'limit']);
+    expect(op?.parameters?.map((p) => ('name' in p ? p.name : undefined))).toEqual(['callId', 'event', 'ok', 'before', 'limit']);
     expect(Object.keys(op?.responses ?? {})).toEqual(['200', '400', '401']);
   });
 });

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Call, MediaInfo } from '../types';
 import { Badge, Button, Card, ErrorText } from '../ui';
-import { MediaSession, type MediaStatus } from './media-session';
+import { takeCallAudio, useStartedAudio } from './call-audio';
+import { MediaSession, type MediaCallbacks, type MediaStatus } from './media-session';
+
+/** What a failed start of talking means to a person. */
+const micProblem = (err: unknown): unknown => (err instanceof DOMException && err.name === 'NotAllowedError' ? 'The browser did not allow the microphone: you can listen, not talk.' : err);
 
 function Meter({ label, level }: { label: string; level: number }) {
   return (
@@ -35,24 +39,47 @@ export function LiveAudio({ call, media }: { call: Call; media: MediaInfo }) {
     [],
   );
 
+  const callbacks: MediaCallbacks = {
+    onStatus: (st, text) => {
+      setStatus(st);
+      setDetail(text ?? null);
+      if (st === 'ended' || st === 'error') {
+        setTalking(false);
+        session.current = null;
+      }
+    },
+    onRemoteLevel: setRemote,
+    onMicLevel: setMic,
+  };
+
+  // Audio the ringing toast's "Answer" began for this call: this panel takes it over.
+  const startedVersion = useStartedAudio();
+  useEffect(() => {
+    if (session.current) return;
+    const started = takeCallAudio(call.id);
+    if (!started) return;
+    const s = started.session;
+    session.current = s;
+    s.setCallbacks(callbacks);
+    setStatus(s.status);
+    setDetail(s.detail ?? null);
+    setTalking(s.talking);
+    // Talking may still wait for the microphone's permission.
+    void started.ready.then(() => {
+      if (session.current !== s) return;
+      setTalking(s.talking);
+      if (started.error) setError(micProblem(started.error));
+    });
+    // Runs whenever audio is begun for a call; `callbacks` only closes over state setters.
+  }, [startedVersion, call.id]);
+
   const supported = typeof AudioWorkletNode !== 'undefined' && typeof WebSocket !== 'undefined';
   const connected = status === 'connecting' || status === 'live';
 
   const connect = () => {
     setError(null);
     setDetail(null);
-    const s = new MediaSession(media.path, {
-      onStatus: (st, text) => {
-        setStatus(st);
-        setDetail(text ?? null);
-        if (st === 'ended' || st === 'error') {
-          setTalking(false);
-          session.current = null;
-        }
-      },
-      onRemoteLevel: setRemote,
-      onMicLevel: setMic,
-    });
+    const s = new MediaSession(media.path, callbacks);
     session.current = s;
     s.start().catch((err: unknown) => {
       setStatus('error');
@@ -74,7 +101,7 @@ export function LiveAudio({ call, media }: { call: Call; media: MediaInfo }) {
     setError(null);
     session.current?.setTalking(next).then(
       () => setTalking(next),
-      (err: unknown) => setError(err instanceof DOMException && err.name === 'NotAllowedError' ? 'The browser did not allow the microphone.' : err),
+      (err: unknown) => setError(micProblem(err)),
     );
   };
 

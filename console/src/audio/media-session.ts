@@ -15,6 +15,10 @@ export interface MediaCallbacks {
  * party and, while talking, sends the microphone as 16 kHz PCM. Authenticated by the session cookie.
  */
 export class MediaSession {
+  /** The latest status, for a panel that takes over a session already under way. */
+  status: MediaStatus = 'idle';
+  detail: string | undefined;
+  talking = false;
   private ws: WebSocket | null = null;
   private ctx: AudioContext | null = null;
   private playback: AudioWorkletNode | null = null;
@@ -24,10 +28,30 @@ export class MediaSession {
   private micSource: MediaStreamAudioSourceNode | null = null;
   private closed = false;
 
+  private cb: MediaCallbacks;
+
   constructor(
     private readonly path: string,
-    private readonly cb: MediaCallbacks,
-  ) {}
+    callbacks: MediaCallbacks,
+  ) {
+    this.cb = this.remembering(callbacks);
+  }
+
+  /** Hands the session to other callbacks (the call page taking over a session the ringing toast began). */
+  setCallbacks(callbacks: MediaCallbacks): void {
+    this.cb = this.remembering(callbacks);
+  }
+
+  private remembering(callbacks: MediaCallbacks): MediaCallbacks {
+    return {
+      ...callbacks,
+      onStatus: (status, detail) => {
+        this.status = status;
+        this.detail = detail;
+        callbacks.onStatus(status, detail);
+      },
+    };
+  }
 
   /** Must run from a user gesture (a click), so that the browser lets the page play audio. */
   async start(): Promise<void> {
@@ -99,9 +123,11 @@ export class MediaSession {
     this.mic = mic;
     this.micSource = source;
     this.capture = capture;
+    this.talking = true;
   }
 
   private stopMic(): void {
+    this.talking = false;
     this.micSource?.disconnect();
     this.capture?.port.close();
     this.capture?.disconnect();

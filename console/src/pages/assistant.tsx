@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api';
+import { useSettings } from '../context';
 import { ago, fullTime } from '../format';
 import { AssistantIcon } from '../icons';
 import { LIMITS, VOICES } from '../limits';
@@ -11,13 +12,14 @@ import { UrgencyBadge } from './call';
 
 export function AssistantPage() {
   const settings = useLoad(() => api.agentSettings(), []);
-  const gateway = useLoad(() => api.settings(), []);
+  const gateway = useSettings();
   const unavailable = settings.error instanceof ApiError && settings.error.routeMissing;
-  const key = gateway.data?.settings.assistantApiKey;
+  const key = gateway.settings?.assistantApiKey;
 
   return (
     <>
       <PageHeader title="Assistant" description="A voice assistant that answers calls for you, asks who is calling and why, and takes a message." />
+      <Inbox unavailable={unavailable} />
       <div className="two-col">
         <div>
           {unavailable ? (
@@ -52,7 +54,6 @@ export function AssistantPage() {
           </Card>
         </div>
       </div>
-      <Inbox unavailable={unavailable} />
     </>
   );
 }
@@ -134,17 +135,30 @@ function SettingsForm({ initial }: { initial: AssistantSettings }) {
   );
 }
 
+/**
+ * The messages the assistant took, as an inbox: newest first, unread ones marked (the read mark is
+ * the line's, shared by everyone on the console), urgency shown, each with its call and transcript
+ * one click away and a button that fills the dialer with the number to call back.
+ */
 function Inbox({ unavailable }: { unavailable: boolean }) {
   const { data, error, setData, reload } = useLoad(() => api.messages(50), []);
   const now = useNow(30_000);
   useLive((m) => {
     if (m.type !== 'message') return;
     const message = m.message;
-    setData((inbox) => inbox && { messages: [message, ...inbox.messages.filter((x) => x.callId !== message.callId)] });
+    setData(
+      (inbox) =>
+        inbox && {
+          messages: inbox.messages.some((x) => x.callId === message.callId) ? inbox.messages.map((x) => (x.callId === message.callId ? message : x)) : [message, ...inbox.messages],
+        },
+    );
   }, reload);
+  const mark = (message: AssistantMessage, read: boolean) =>
+    api.markMessage(message.callId, read).then((r) => setData((inbox) => inbox && { messages: inbox.messages.map((x) => (x.callId === r.message.callId ? r.message : x)) }));
   const missing = unavailable || (error instanceof ApiError && error.routeMissing);
+  const unread = data?.messages.filter((m) => m.readAt === null).length ?? 0;
   return (
-    <Card title="Messages" id="messages">
+    <Card title={unread > 0 ? `Messages (${unread} unread)` : 'Messages'} id="messages">
       {missing ? (
         <Unavailable what="The message inbox" />
       ) : error ? (
@@ -156,22 +170,52 @@ function Inbox({ unavailable }: { unavailable: boolean }) {
       ) : (
         <ul className="messages">
           {data.messages.map((m: AssistantMessage) => (
-            <li key={`${m.callId}-${m.takenAt}`} className={`message urgency-${m.urgency}`}>
-              <div className="message-head">
-                <strong>{m.callerName || 'Unknown caller'}</strong>
-                <UrgencyBadge urgency={m.urgency} />
-                <time className="muted small" dateTime={m.takenAt} title={fullTime(m.takenAt)}>
-                  {ago(m.takenAt, now)}
-                </time>
-              </div>
-              <p>{m.reason}</p>
-              <p className="muted small">
-                Call back: <span className="mono">{m.callbackNumber || m.remoteNumber}</span> · <Link to={`/calls/${m.callId}`}>Open the call</Link>
-              </p>
-            </li>
+            <InboxItem key={m.callId} message={m} now={now} onMark={(read) => mark(m, read)} />
           ))}
         </ul>
       )}
     </Card>
+  );
+}
+
+function InboxItem({ message: m, now, onMark }: { message: AssistantMessage; now: number; onMark: (read: boolean) => Promise<unknown> }) {
+  const [error, setError] = useState<unknown>(null);
+  const unread = m.readAt === null;
+  const callback = m.callbackNumber || m.remoteNumber;
+  const markRead = (read: boolean) => {
+    setError(null);
+    onMark(read).catch((err: unknown) => setError(err));
+  };
+  return (
+    <li className={`message urgency-${m.urgency} ${unread ? 'unread' : ''}`} data-call-id={m.callId} data-unread={unread}>
+      <div className="message-head">
+        {unread && (
+          <span className="unread-dot" title="Unread">
+            <span className="sr-only">Unread: </span>
+          </span>
+        )}
+        <strong>{m.callerName || 'Unknown caller'}</strong>
+        <UrgencyBadge urgency={m.urgency} />
+        <time className="muted small" dateTime={m.takenAt} title={fullTime(m.takenAt)}>
+          {ago(m.takenAt, now)}
+        </time>
+      </div>
+      <p>{m.reason}</p>
+      <p className="muted small">
+        Call back: <span className="mono">{callback}</span>
+      </p>
+      <div className="inline-actions message-actions">
+        <Link to={`/calls/${m.callId}#transcript`} className="btn btn-sm btn-primary" onClick={() => unread && markRead(true)}>
+          Open the call and transcript
+        </Link>
+        <Link to={`/dialer?to=${encodeURIComponent(callback)}`} className="btn btn-sm" aria-label={`Call back ${callback}`}>
+          Call back
+        </Link>
+        <Button size="sm" variant="ghost" onClick={() => markRead(unread)}>
+          {unread ? 'Mark as read' : 'Mark as unread'}
+        </Button>
+      </div>
+      <ErrorText error={error} />
+    </li>
   );
 }

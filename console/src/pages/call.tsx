@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api';
 import { LiveAudio } from '../audio/live-audio';
 import { useCallAction } from '../call-action';
-import { useDevices } from '../context';
-import { clockTime, deviceName, eventLabel, fullTime } from '../format';
+import { useDevices, useSettings } from '../context';
+import { clockTime, deviceName, endLabel, eventLabel, fullTime } from '../format';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link } from '../router';
@@ -59,6 +59,12 @@ export function CallPage({ callId }: { callId: string }) {
 
   useEffect(load, [load]);
 
+  // "Open the call and its transcript" from the assistant's inbox lands here with #transcript.
+  const loaded = call !== null;
+  useEffect(() => {
+    if (loaded && window.location.hash === '#transcript') document.getElementById('transcript')?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
+
   useLive((m) => {
     if (m.type !== 'call' || m.call.id !== callId) return;
     setCall(m.call);
@@ -102,6 +108,7 @@ export function CallPage({ callId }: { callId: string }) {
         actions={
           <div className="call-state" aria-live="polite">
             <StateBadge state={call.state} />
+            {final && endLabel(call) && <span className="end-reason">{endLabel(call)}</span>}
             {call.answeredAt && <span className="tabular call-timer">{callDuration(call, now)}</span>}
           </div>
         }
@@ -192,36 +199,51 @@ const summarize = (payload: Record<string, unknown>): string =>
 
 function Controls({ call }: { call: Call }) {
   const { busy, error, act } = useCallAction(call.id);
+  const group = useRef<HTMLDivElement>(null);
+  const hadFocus = useRef(false);
   const ringingIn = call.direction === 'incoming' && call.state === 'ringing';
   const final = FINAL_STATES.has(call.state);
+  // A control that goes away with the state (Answer once answered) leaves the focus on the next control, not on the page.
+  useEffect(() => {
+    if (!hadFocus.current || group.current?.contains(document.activeElement)) return;
+    if (document.activeElement === document.body || document.activeElement === null) group.current?.querySelector<HTMLButtonElement>('button')?.focus();
+  }, [call.state]);
   return (
     <Card title="Controls" id="controls">
       {final ? (
         <p className="muted">This call is over ({call.state}).</p>
       ) : (
-        <div className="controls" role="group" aria-label="Call controls">
+        <div
+          className="controls"
+          role="group"
+          aria-label="Call controls"
+          ref={group}
+          onFocus={() => (hadFocus.current = true)}
+          onBlur={(e) => (hadFocus.current = group.current?.contains(e.relatedTarget as Node | null) ?? false)}
+        >
           {ringingIn && (
             <>
-              <Button variant="success" busy={busy === 'answer'} onClick={() => act('answer')}>
+              <Button variant="success" busy={busy === 'answer'} onClick={() => void act('answer')}>
                 Answer
               </Button>
-              <Button variant="danger" busy={busy === 'reject'} onClick={() => act('reject')}>
+              <Button variant="danger" busy={busy === 'reject'} onClick={() => void act('reject')}>
                 Reject
               </Button>
             </>
           )}
-          {call.state === 'active' && (
-            <Button busy={busy === 'hold'} onClick={() => act('hold')}>
-              Hold
-            </Button>
-          )}
-          {call.state === 'held' && (
-            <Button variant="primary" busy={busy === 'unhold'} onClick={() => act('unhold')}>
-              Resume
+          {(call.state === 'active' || call.state === 'held') && (
+            // One button for both, so the focus stays on it when the call goes on hold and back.
+            <Button
+              key="hold"
+              variant={call.state === 'held' ? 'primary' : 'secondary'}
+              busy={busy === 'hold' || busy === 'unhold'}
+              onClick={() => void act(call.state === 'held' ? 'unhold' : 'hold')}
+            >
+              {call.state === 'held' ? 'Resume' : 'Hold'}
             </Button>
           )}
           {!ringingIn && (
-            <Button variant="danger" busy={busy === 'hangup'} onClick={() => act('hangup')}>
+            <Button key="hangup" variant="danger" busy={busy === 'hangup'} onClick={() => void act('hangup')}>
               Hang up
             </Button>
           )}
@@ -379,6 +401,8 @@ function AssistantCard({ call, agent, onChange }: { call: Call; agent: Optional<
     );
   };
   const final = FINAL_STATES.has(call.state);
+  const { settings } = useSettings();
+  const keySet = settings?.assistantApiKey.configured ?? false;
   let body;
   if (agent.state === 'loading') body = <Loading />;
   else if (agent.state === 'unavailable') body = <Unavailable what="The assistant" />;
@@ -408,10 +432,16 @@ function AssistantCard({ call, agent, onChange }: { call: Call; agent: Optional<
               <Button busy={busy} onClick={() => run(() => api.takeBack(call.id))}>
                 Take back from assistant
               </Button>
-            ) : (
+            ) : keySet ? (
               <Button busy={busy} onClick={() => run(() => api.handToAgent(call.id))}>
                 Hand to assistant
               </Button>
+            ) : (
+              settings && (
+                <p className="muted small" data-testid="assistant-needs-key">
+                  The assistant needs a model API key to take calls. <Link to="/settings#assistant">Add one in Settings</Link>.
+                </p>
+              )
             )}
             <ErrorText error={error} />
           </div>

@@ -1,15 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { dialableSearch } from '../../../src/calls/dialable.js';
 import { api } from '../api';
 import { useDevices } from '../context';
-import { ago, deviceName, duration, fullTime, STATE_LABELS } from '../format';
+import { ago, deviceName, duration, endLabel, fullTime, STATE_LABELS } from '../format';
 import { IncomingIcon, OutgoingIcon } from '../icons';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { CALL_STATES, FINAL_STATES, type Call } from '../types';
-import { Button, Empty, ErrorText, Loading, PageHeader, SelectField, StateBadge, useLoad, useNow } from '../ui';
+import { Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, StateBadge, TextField, useLoad, useNow } from '../ui';
 
 const PAGE_SIZE = LIMITS.pageLimitDefault;
+
+/** Midnight at the start of a `YYYY-MM-DD` day in this browser's time zone, as an ISO instant; `days` moves it. */
+function dayStart(day: string, days = 0): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return undefined;
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days).toISOString();
+}
+
+/** Without the separators people type, as the API compares numbers. */
+const digitsOf = (number: string): string => number.replace(/[\s\-\u2010-\u2015\u2212./()]/g, '');
 
 export function CallsPage() {
   const { query } = useLocation();
@@ -18,17 +29,32 @@ export function CallsPage() {
     deviceId: query.get('deviceId') ?? undefined,
     state: query.get('state') ?? undefined,
     direction: query.get('direction') ?? undefined,
+    number: query.get('number') ?? undefined,
+    from: query.get('from') ?? undefined,
+    to: query.get('to') ?? undefined,
   };
   const before = query.get('before') ?? undefined;
+  // The date range: strictly after the moment before `from` began, and before the day after `to` (or the page's cursor).
+  const after = filters.from ? new Date(Date.parse(dayStart(filters.from) ?? '') - 1).toISOString() : undefined;
+  const until = filters.to ? dayStart(filters.to, 1) : undefined;
+  const search = filters.number ? (dialableSearch(filters.number) ?? undefined) : undefined;
   const key = JSON.stringify({ ...filters, before });
-  const { data, error, loading, reload, setData } = useLoad(() => api.calls({ ...filters, before, limit: PAGE_SIZE }), [key]);
+  const { data, error, loading, reload, setData } = useLoad(
+    () => api.calls({ deviceId: filters.deviceId, state: filters.state, direction: filters.direction, remoteNumber: search, after, before: before ?? until, limit: PAGE_SIZE }),
+    [key],
+  );
+  const [numberInput, setNumberInput] = useState(filters.number ?? '');
+  const [numberError, setNumberError] = useState<string | undefined>();
   const [flash, setFlash] = useState<Record<string, number>>({});
-  /** Cursors of the pages before this one, so "Newer" can step back. */
-  const history = useRef<Array<string | undefined>>([]);
   const now = useNow(1000);
 
   const matches = (call: Call) =>
-    (!filters.deviceId || call.deviceId === filters.deviceId) && (!filters.state || call.state === filters.state) && (!filters.direction || call.direction === filters.direction);
+    (!filters.deviceId || call.deviceId === filters.deviceId) &&
+    (!filters.state || call.state === filters.state) &&
+    (!filters.direction || call.direction === filters.direction) &&
+    (!search || digitsOf(call.remoteNumber).includes(search)) &&
+    (!after || call.createdAt > after) &&
+    (!until || call.createdAt < until);
 
   useLive((m) => {
     if (m.type !== 'call') return;
@@ -51,10 +77,19 @@ export function CallsPage() {
   }, [flash]);
 
   const setFilter = (name: string, value: string) => {
-    history.current = [];
     navigate(withQuery('/calls', { ...filters, [name]: value || undefined }), { replace: true });
   };
-  const filtered = Boolean(filters.deviceId || filters.state || filters.direction);
+  const filtered = Boolean(filters.deviceId || filters.state || filters.direction || filters.number || filters.from || filters.to);
+  const searchNumber = (e: FormEvent) => {
+    e.preventDefault();
+    const text = numberInput.trim();
+    if (text && dialableSearch(text) === null) {
+      setNumberError('Search with digits, +, * or #; spaces, dashes and brackets are fine.');
+      return;
+    }
+    setNumberError(undefined);
+    setFilter('number', text);
+  };
 
   return (
     <>
@@ -89,8 +124,23 @@ export function CallsPage() {
           <option value="incoming">Incoming</option>
           <option value="outgoing">Outgoing</option>
         </SelectField>
+        <form onSubmit={searchNumber} className="inline-form" role="search" aria-label="Search by number">
+          <TextField label="Number" type="search" inputMode="tel" placeholder="+49 151…" value={numberInput} onChange={(e) => setNumberInput(e.target.value)} error={numberError} />
+          <Button type="submit">Search</Button>
+        </form>
+        <TextField label="From" type="date" value={filters.from ?? ''} max={filters.to} onChange={(e) => setFilter('from', e.target.value)} />
+        <TextField label="To" type="date" value={filters.to ?? ''} min={filters.from} onChange={(e) => setFilter('to', e.target.value)} />
         {filtered && (
-          <Button variant="ghost" size="sm" className="filters-clear" onClick={() => navigate('/calls', { replace: true })}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="filters-clear"
+            onClick={() => {
+              setNumberInput('');
+              setNumberError(undefined);
+              navigate('/calls', { replace: true });
+            }}
+          >
             Clear filters
           </Button>
         )}
@@ -124,6 +174,7 @@ export function CallsPage() {
               <tr>
                 <th scope="col">Number</th>
                 <th scope="col">State</th>
+                <th scope="col">Outcome</th>
                 <th scope="col">Phone</th>
                 <th scope="col">Started</th>
                 <th scope="col">Duration</th>
@@ -144,6 +195,9 @@ export function CallsPage() {
                   <td data-label="State">
                     <StateBadge state={call.state} />
                   </td>
+                  <td data-label="Outcome" className="outcome">
+                    {endLabel(call) ?? <span className="muted">—</span>}
+                  </td>
                   <td data-label="Phone">{deviceName(devices, call.deviceId)}</td>
                   <td data-label="Started">
                     <time dateTime={call.createdAt} title={fullTime(call.createdAt)}>
@@ -160,27 +214,14 @@ export function CallsPage() {
         </div>
       )}
 
-      {data && (before || data.nextBefore) && (
-        <nav className="pager" aria-label="Pages of calls">
-          <Button
-            disabled={!before}
-            onClick={() => {
-              const previous = history.current.pop();
-              navigate(withQuery('/calls', { ...filters, before: previous }));
-            }}
-          >
-            ← Newer
-          </Button>
-          <Button
-            disabled={!data.nextBefore}
-            onClick={() => {
-              history.current.push(before);
-              navigate(withQuery('/calls', { ...filters, before: data.nextBefore }));
-            }}
-          >
-            Older →
-          </Button>
-        </nav>
+      {data && (
+        <Pager
+          key={JSON.stringify(filters)}
+          label="Pages of calls"
+          before={before}
+          nextBefore={data.nextBefore}
+          go={(cursor) => navigate(withQuery('/calls', { ...filters, before: cursor }))}
+        />
       )}
     </>
   );

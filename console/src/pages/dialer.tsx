@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { normalizeDialable } from '../../../src/calls/dialable.js';
 import { api, type ApiError } from '../api';
+import { sentence } from '../plain-words';
 import { useDevices } from '../context';
 import { LIMITS } from '../limits';
 import { Link, navigate, useLocation } from '../router';
@@ -18,6 +20,8 @@ export function DialerPage() {
   const [streamFormat, setStreamFormat] = useState<'raw' | 'vendor'>('raw');
   const [metadata, setMetadata] = useState('');
   const [metadataError, setMetadataError] = useState<string | undefined>();
+  /** What is wrong with the number, said before anything is sent (the API checks the same rule). */
+  const [toError, setToError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
 
@@ -48,8 +52,15 @@ export function DialerPage() {
   }
 
   const selected = devices.find((d) => d.id === deviceId);
+  const dialable = to.trim() ? normalizeDialable(to) : null;
+  const checkNumber = (): boolean => {
+    const problem = dialable && !dialable.ok ? sentence(`The number ${dialable.problem}`) : undefined;
+    setToError(problem);
+    return problem === undefined;
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (!checkNumber()) return;
     let meta: Record<string, unknown> | undefined;
     setMetadataError(undefined);
     if (metadata.trim()) {
@@ -105,8 +116,13 @@ export function DialerPage() {
             placeholder="+49 151 23456789"
             maxLength={LIMITS.callToMaxLength}
             value={to}
-            onChange={(e) => setTo(e.target.value)}
-            error={fieldIssue('to')}
+            onChange={(e) => {
+              setTo(e.target.value);
+              if (toError) setToError(undefined);
+            }}
+            onBlur={() => checkNumber()}
+            error={toError ?? fieldIssue('to')}
+            hint={dialable?.ok && dialable.number !== to.trim() ? `Dials ${dialable.number}` : 'Digits, +, * and #. Spaces, dashes, dots and brackets are removed; a comma pauses two seconds.'}
             required
           />
           <div className="dial-pad" role="group" aria-label="Dial pad">

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, APP_DOWNLOAD_PATH, appQrSrc, type ApiError } from '../api';
 import { useDevices } from '../context';
-import { ago, AUDIO_LABELS, duration, fullTime, NETWORK_LABELS } from '../format';
+import { ago, AUDIO_LABELS, clockTime, duration, fullTime, NETWORK_LABELS } from '../format';
 import { PhoneIcon } from '../icons';
-import { useLive } from '../live';
+import { useLive, useLiveStatus, type LiveStatus } from '../live';
 import { Link } from '../router';
 import type { Device, Pairing } from '../types';
 import { Badge, Button, Card, ConfirmButton, CopyButton, Empty, ErrorText, Loading, PageHeader, TextField, useNow } from '../ui';
@@ -69,17 +69,122 @@ function Battery({ level, charging }: { level: number; charging: boolean | undef
   );
 }
 
+/**
+ * Whether what the card shows is current: it is while the live channel is up and the phone is
+ * connected. Otherwise the card says why not, and since when.
+ */
+function Freshness({ device, live, now }: { device: Device; live: LiveStatus; now: number }) {
+  if (live !== 'open') {
+    return (
+      <p className="notice warn freshness" role="status">
+        Live updates are {live === 'connecting' ? 'reconnecting' : 'off'}: this card shows the phone as it was last seen and may be out of date.
+      </p>
+    );
+  }
+  if (device.connected) return null;
+  return (
+    <p className="notice freshness" role="status">
+      Offline {device.lastSeenAt ? <>since <time dateTime={device.lastSeenAt} title={fullTime(device.lastSeenAt)}>{ago(device.lastSeenAt, now)}</time></> : '(never connected)'}: calls cannot go out or come in
+      through it until it reconnects.
+    </p>
+  );
+}
+
+/** "as of 14:05:12" under the health figures, when they may no longer hold. */
+function HealthAsOf({ device, live }: { device: Device; live: LiveStatus }) {
+  const at = device.health?.reportedAt ?? device.lastSeenAt;
+  if (!at || (live === 'open' && device.connected)) return null;
+  return (
+    <p className="muted small health-as-of">
+      Health as of <time dateTime={at} title={fullTime(at)}>{Date.now() - Date.parse(at) > 86_400_000 ? fullTime(at) : clockTime(at)}</time>
+    </p>
+  );
+}
+
+/** The phone's name, renamed in place (PATCH /v1/devices/{id}). */
+function PhoneName({ device }: { device: Device }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(device.name);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const renameRef = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  // Back on the Rename button once the form closes, so the keyboard is where it was.
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    renameRef.current?.focus();
+  }, [editing]);
+  const close = () => {
+    refocus.current = true;
+    setEditing(false);
+    setError(null);
+  };
+  if (!editing) {
+    return (
+      <div className="phone-name">
+        <h2 id={`phone-${device.id}`}>{device.name}</h2>
+        <Button
+          ref={renameRef}
+          size="sm"
+          variant="ghost"
+          aria-label={`Rename ${device.name}`}
+          onClick={() => {
+            setName(device.name);
+            setEditing(true);
+          }}
+        >
+          Rename
+        </Button>
+      </div>
+    );
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    api.renameDevice(device.id, name.trim()).then(
+      () => {
+        setBusy(false);
+        close();
+      },
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  return (
+    <form className="inline-form phone-rename" onSubmit={submit} noValidate aria-label={`Rename ${device.name}`}>
+      <h2 id={`phone-${device.id}`} className="sr-only">
+        {device.name}
+      </h2>
+      <TextField label="Name" value={name} maxLength={120} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && close()} error={error?.field('name')} />
+      <Button type="submit" variant="primary" size="sm" busy={busy} disabled={!name.trim() || name.trim() === device.name}>
+        Save
+      </Button>
+      <Button size="sm" variant="ghost" onClick={close}>
+        Cancel
+      </Button>
+      {error && !error.issues.length && <ErrorText error={error} />}
+    </form>
+  );
+}
+
 function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; onRemoved: () => void }) {
   const h = device.health;
+  const live = useLiveStatus();
+  const current = live === 'open';
   return (
     <article className="card phone-card" data-device-id={device.id} aria-labelledby={`phone-${device.id}`}>
       <div className="phone-head">
         <div>
-          <h2 id={`phone-${device.id}`}>{device.name}</h2>
+          <PhoneName device={device} />
           <p className="muted small">{[h?.model, h?.android && `Android ${h.android}`, h?.appVersion && `app ${h.appVersion}`].filter(Boolean).join(' · ') || device.id}</p>
         </div>
-        <Badge tone={device.connected ? 'green' : 'gray'}>{device.connected ? 'Connected' : 'Offline'}</Badge>
+        <Badge tone={device.connected && current ? 'green' : 'gray'}>{device.connected ? (current ? 'Connected' : 'Last seen connected') : 'Offline'}</Badge>
       </div>
+      <Freshness device={device} live={live} now={now} />
       <dl className="phone-stats">
         <div>
           <dt>Battery</dt>
@@ -109,7 +214,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
         </div>
         <div>
           <dt>Last seen</dt>
-          <dd>{device.connected ? 'now' : device.lastSeenAt ? <time title={fullTime(device.lastSeenAt)}>{ago(device.lastSeenAt, now)}</time> : 'never'}</dd>
+          <dd>{device.connected && current ? 'now' : device.lastSeenAt ? <time title={fullTime(device.lastSeenAt)}>{ago(device.lastSeenAt, now)}</time> : 'never'}</dd>
         </div>
         <div>
           <dt>Paired</dt>
@@ -118,6 +223,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
           </dd>
         </div>
       </dl>
+      <HealthAsOf device={device} live={live} />
       {h?.audio && h.audio !== 'running' && <HelperHint stopped={h.audio === 'stopped'} />}
       <div className="phone-actions">
         <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">

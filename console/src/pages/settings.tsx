@@ -1,29 +1,67 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, type ApiError, type SettingsPatch } from '../api';
+import { useSession, useSettings } from '../context';
 import type { SecretInfo, Settings } from '../types';
-import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField, useLoad } from '../ui';
+import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField } from '../ui';
+import { BrowserCard } from './browser-settings';
 
 type PlainKey = 'publicUrl' | 'webhookUrl' | 'docsUrl' | 'incomingStreamUrl' | 'incomingStreamFormat' | 'assistantModel';
 
+/** The environment variable behind each plain setting (README, Configuration). */
+const ENV_NAMES: Record<PlainKey, string> = {
+  publicUrl: 'PUBLIC_URL',
+  webhookUrl: 'WEBHOOK_URL',
+  docsUrl: 'DOCS_URL',
+  incomingStreamUrl: 'INCOMING_STREAM_URL',
+  incomingStreamFormat: 'INCOMING_STREAM_FORMAT',
+  assistantModel: 'ASSISTANT_MODEL',
+};
+/** What the gateway does when neither the console nor the environment sets a value. */
+const DEFAULTS: Partial<Record<PlainKey, string>> = { incomingStreamFormat: 'raw', assistantModel: 'gpt-realtime' };
+
+/** Where the saved value of a setting comes from, in words. */
+function Source({ settings, field }: { settings: Settings; field: PlainKey }) {
+  const source = settings.sources[field];
+  const text =
+    source === 'console'
+      ? `Set in the console; cleared, it falls back to ${ENV_NAMES[field]} or the default.`
+      : source === 'env'
+        ? `From the environment (${ENV_NAMES[field]}).`
+        : DEFAULTS[field]
+          ? `Not set: the gateway's default, ${DEFAULTS[field]}, applies.`
+          : 'Not set.';
+  return (
+    <span className={`source source-${source}`} data-source={source}>
+      {text}
+    </span>
+  );
+}
+
 export function SettingsPage() {
-  const { data, error, setData } = useLoad(() => api.settings(), []);
+  const { settings, error, setSettings } = useSettings();
+  // Settings redirect trust (where phones, reset links and call events go): only the owner changes them (the API answers 403 to others).
+  const readOnly = useSession().user.role !== 'owner';
   useEffect(() => {
-    if (!data || !window.location.hash) return;
+    if (!settings || !window.location.hash) return;
     document.getElementById(window.location.hash.slice(1))?.scrollIntoView();
-  }, [data]);
-  if (error) return <ErrorText error={error} />;
-  if (!data) return <Loading />;
-  const settings = data.settings;
-  const saved = (s: Settings) => setData({ settings: s });
+  }, [settings]);
+  if (!settings) return error ? <ErrorText error={error} /> : <Loading />;
+  const saved = (s: Settings) => setSettings(s);
   return (
     <>
       <PageHeader title="Settings" description="Saved here, a setting wins over the server's environment; cleared, it falls back to it." />
+      {readOnly && (
+        <p className="notice" role="note">
+          Only the owner of this gateway changes these settings, since they decide where calls, their audio and sign-in links go. You can see them.
+        </p>
+      )}
       <div className="settings">
         <Section
           id="addresses"
           title="Addresses"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[
             { key: 'publicUrl', label: 'Public address', placeholder: 'https://gateway.example.com', hint: 'Where phones reach this gateway; goes into pairing codes.' },
             { key: 'webhookUrl', label: 'Webhook URL', placeholder: 'https://example.com/hooks/voice', hint: 'Receives every call event, unless a call names its own.' },
@@ -35,6 +73,7 @@ export function SettingsPage() {
           title="Incoming calls"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[
             { key: 'incomingStreamUrl', label: 'Incoming stream URL', placeholder: 'wss://agent.example.com/voice', hint: 'When set, incoming calls are answered after about a second and streamed here.' },
             { key: 'incomingStreamFormat', label: 'Stream format', options: [['raw', 'Raw PCM (16 kHz)'], ['vendor', 'Twilio-style media stream (8 kHz μ-law)']] },
@@ -45,9 +84,15 @@ export function SettingsPage() {
           title="Assistant model"
           settings={settings}
           onSaved={saved}
+          readOnly={readOnly}
           fields={[{ key: 'assistantModel', label: 'Model', placeholder: 'gpt-realtime', hint: 'The voice model the assistant talks through.' }]}
         >
-          <SecretField
+          {readOnly ? (
+            <p>
+              <span className="label-like">Model API key</span> <SecretStatus info={settings.assistantApiKey} />
+            </p>
+          ) : (
+            <SecretField
             name="assistantApiKey"
             label="Model API key"
             info={settings.assistantApiKey}
@@ -55,9 +100,11 @@ export function SettingsPage() {
             onSaved={saved}
             hint="Stored encrypted; only its last four characters are ever shown."
             saveLabel="Save key"
-          />
+            />
+          )}
         </Section>
-        <WebhookSecretCard info={settings.webhookSecret} onSaved={saved} />
+        <WebhookSecretCard info={settings.webhookSecret} onSaved={saved} readOnly={readOnly} />
+        <BrowserCard />
       </div>
     </>
   );
@@ -71,7 +118,23 @@ interface PlainField {
   options?: Array<[string, string]>;
 }
 
-function Section({ id, title, settings, fields, onSaved, children }: { id: string; title: string; settings: Settings; fields: PlainField[]; onSaved: (s: Settings) => void; children?: ReactNode }) {
+function Section({
+  id,
+  title,
+  settings,
+  fields,
+  onSaved,
+  readOnly,
+  children,
+}: {
+  id: string;
+  title: string;
+  settings: Settings;
+  fields: PlainField[];
+  onSaved: (s: Settings) => void;
+  readOnly: boolean;
+  children?: ReactNode;
+}) {
   const initial = () => Object.fromEntries(fields.map((f) => [f.key, settings[f.key] ?? ''])) as Record<PlainKey, string>;
   const [form, setForm] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -102,7 +165,7 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
       <form onSubmit={submit} className="stack" noValidate aria-label={title}>
         {fields.map((f) =>
           f.options ? (
-            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} hint={f.hint} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
+            <SelectField key={f.key} label={f.label} name={f.key} value={form[f.key]} disabled={readOnly} hint={<Hint text={f.hint} settings={settings} field={f.key} />} error={error?.field(f.key)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}>
               {f.options.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -115,8 +178,9 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
               label={f.label}
               name={f.key}
               placeholder={f.placeholder}
-              hint={f.hint}
+              hint={<Hint text={f.hint} settings={settings} field={f.key} />}
               value={form[f.key]}
+              readOnly={readOnly}
               error={error?.field(f.key)}
               onChange={(e) => {
                 setDone(false);
@@ -125,20 +189,31 @@ function Section({ id, title, settings, fields, onSaved, children }: { id: strin
             />
           ),
         )}
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy} disabled={changed.length === 0}>
-            Save
-          </Button>
-          {done && changed.length === 0 && (
-            <span className="saved" role="status">
-              ✓ Saved
-            </span>
-          )}
-          {error && !error.issues.length && <ErrorText error={error} />}
-        </div>
+        {!readOnly && (
+          <div className="form-actions">
+            <Button type="submit" variant="primary" busy={busy} disabled={changed.length === 0}>
+              Save
+            </Button>
+            {done && changed.length === 0 && (
+              <span className="saved" role="status">
+                ✓ Saved
+              </span>
+            )}
+            {error && !error.issues.length && <ErrorText error={error} />}
+          </div>
+        )}
       </form>
       {children}
     </Card>
+  );
+}
+
+function Hint({ text, settings, field }: { text: string | undefined; settings: Settings; field: PlainKey }) {
+  return (
+    <>
+      {text && <>{text} </>}
+      <Source settings={settings} field={field} />
+    </>
   );
 }
 
@@ -221,7 +296,7 @@ function SecretField({
   );
 }
 
-function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: Settings) => void }) {
+function WebhookSecretCard({ info, onSaved, readOnly }: { info: SecretInfo; onSaved: (s: Settings) => void; readOnly: boolean }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
@@ -247,7 +322,7 @@ function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: S
       <p>
         <SecretStatus info={info} />
       </p>
-      {secret ? (
+      {readOnly ? null : secret ? (
         <div className="reveal" role="status">
           <p>
             <strong>Your new signing secret.</strong> Copy it into your webhook receiver now: it will not be shown again.
@@ -276,7 +351,9 @@ function WebhookSecretCard({ info, onSaved }: { info: SecretInfo; onSaved: (s: S
         <Button onClick={() => setAsking(true)}>Rotate secret</Button>
       )}
       <ErrorText error={error} />
-      <SecretField name="webhookSecret" label="Your own secret" info={info} placeholder="whsec_…" hint="Or paste a secret of your own: whsec_ followed by base64." onSaved={onSaved} showStatus={false} saveLabel="Save secret" />
+      {!readOnly && (
+        <SecretField name="webhookSecret" label="Your own secret" info={info} placeholder="whsec_…" hint="Or paste a secret of your own: whsec_ followed by base64." onSaved={onSaved} showStatus={false} saveLabel="Save secret" />
+      )}
     </Card>
   );
 }

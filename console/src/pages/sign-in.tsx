@@ -20,6 +20,67 @@ function AuthFrame({ title, intro, children }: { title: string; intro: ReactNode
   );
 }
 
+/**
+ * A form that sets a new password, typed twice (the first run's, a reset link's): `send` runs once
+ * both are the same.
+ */
+function useNewPasswordForm(send: (password: string) => Promise<{ user: User }>, onDone: (user: User) => void) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (password !== confirm) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    setBusy(true);
+    setError(null);
+    send(password).then(
+      (r) => onDone(r.user),
+      (err: ApiError) => {
+        setBusy(false);
+        setError(err);
+      },
+    );
+  };
+  return { password, setPassword, confirm, setConfirm, busy, error, mismatch, submit };
+}
+
+function NewPassword({ form, label, autoFocus }: { form: ReturnType<typeof useNewPasswordForm>; label: string; autoFocus?: boolean }) {
+  return (
+    <>
+      <TextField
+        label={label}
+        type="password"
+        name="new-password"
+        autoComplete="new-password"
+        required
+        autoFocus={autoFocus}
+        minLength={LIMITS.passwordMinLength}
+        maxLength={LIMITS.passwordMaxLength}
+        hint={`At least ${LIMITS.passwordMinLength} characters.`}
+        value={form.password}
+        onChange={(e) => form.setPassword(e.target.value)}
+        error={form.error?.field('password')}
+      />
+      <TextField
+        label="Repeat the password"
+        type="password"
+        name="confirm-password"
+        autoComplete="new-password"
+        required
+        value={form.confirm}
+        onChange={(e) => form.setConfirm(e.target.value)}
+        error={form.mismatch ? 'The two passwords differ.' : undefined}
+      />
+    </>
+  );
+}
+
 export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; notice?: string | undefined }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -54,7 +115,9 @@ export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; n
         </Button>
         {error && !fieldError?.issues.length && <ErrorText error={error} />}
       </form>
-      <p className="auth-footnote">Forgot the password? The gateway's owner can add you again under Users, or set ADMIN_EMAIL and ADMIN_PASSWORD on a fresh data directory.</p>
+      <p className="auth-footnote">
+        Forgot the password? Whoever runs the gateway can make you a one-time link on the server: <code>npx voice-gateway reset-password &lt;your email&gt;</code>.
+      </p>
     </AuthFrame>
   );
 }
@@ -62,29 +125,8 @@ export function SignInPage({ onDone, notice }: { onDone: (user: User) => void; n
 export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
   const [setupToken, setSetupToken] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [mismatch, setMismatch] = useState(false);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (password !== confirm) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
-    setBusy(true);
-    setError(null);
-    api.setup(email, password, setupToken).then(
-      (r) => onDone(r.user),
-      (err: ApiError) => {
-        setBusy(false);
-        setError(err);
-      },
-    );
-  };
+  const form = useNewPasswordForm((password) => api.setup(email, password, setupToken), onDone);
+  const { error, busy } = form;
   return (
     <AuthFrame
       title="Welcome"
@@ -95,7 +137,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
         </p>
       }
     >
-      <form onSubmit={submit} noValidate className="stack">
+      <form onSubmit={form.submit} noValidate className="stack">
         <TextField
           label="Setup token"
           name="setup-token"
@@ -104,7 +146,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
           required
           hint={
             <>
-              The gateway prints it in its log at start (<code>No console account yet…</code>) and keeps it in <code>DATA_DIR/setup-token</code>. Its{' '}
+              The gateway prints it on standard error at start (<code>No console account yet…</code>), not in its log, and keeps it in <code>DATA_DIR/setup-token</code>. Its{' '}
               <code>HTTP_GATEWAY_API_KEY</code> works too.
             </>
           }
@@ -114,29 +156,7 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
           autoFocus
         />
         <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.field('email')} />
-        <TextField
-          label="Password"
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          required
-          minLength={LIMITS.passwordMinLength}
-          maxLength={LIMITS.passwordMaxLength}
-          hint={`At least ${LIMITS.passwordMinLength} characters.`}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={error?.field('password')}
-        />
-        <TextField
-          label="Repeat the password"
-          type="password"
-          name="confirm-password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={mismatch ? 'The two passwords differ' : undefined}
-        />
+        <NewPassword form={form} label="Password" />
         <Button type="submit" variant="primary" busy={busy} className="btn-block">
           Create owner account
         </Button>
@@ -145,6 +165,29 @@ export function SetupPage({ onDone }: { onDone: (user: User) => void }) {
           <Button variant="ghost" onClick={() => window.location.reload()}>
             Go to sign-in
           </Button>
+        )}
+      </form>
+    </AuthFrame>
+  );
+}
+
+/** The page a password reset link opens (`voice-gateway reset-password <email>` prints it). */
+export function ResetPasswordPage({ token, onDone }: { token: string; onDone: (user: User) => void }) {
+  const form = useNewPasswordForm((password) => api.resetPassword(token, password), onDone);
+  const { error, busy } = form;
+  return (
+    <AuthFrame title="Choose a new password" intro={<p>This link works once. The new password ends every session of the account; you are signed in with it.</p>}>
+      <form onSubmit={form.submit} noValidate className="stack">
+        <NewPassword form={form} label="New password" autoFocus />
+        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+          Set the password and sign in
+        </Button>
+        {error?.field('token') ? (
+          <p className="error-text" role="alert">
+            This link has expired or was used already. Ask whoever runs the gateway for a new one (<code>npx voice-gateway reset-password &lt;email&gt;</code>).
+          </p>
+        ) : (
+          error && !error.issues.length && <ErrorText error={error} />
         )}
       </form>
     </AuthFrame>

@@ -1,41 +1,70 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { api, type DeliveryFilters } from '../api';
+import { useSettings } from '../context';
 import { clockTime, eventLabel, fullTime } from '../format';
 import { WebhookIcon } from '../icons';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
-import { Badge, Button, Empty, ErrorText, Loading, PageHeader, SelectField, TextField, useLoad } from '../ui';
+import { EVENT_NAMES, type WebhookDelivery } from '../types';
+import { Badge, Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, TextField, useLoad } from '../ui';
+
+/** The log's filters as the URL keeps them; `result` is the API's `ok` in words. */
+function filtersOf(query: URLSearchParams) {
+  const result = query.get('result') ?? '';
+  const before = Number(query.get('before') ?? '');
+  return {
+    callId: query.get('callId') ?? '',
+    event: query.get('event') ?? '',
+    result,
+    limit: Number(query.get('limit') ?? LIMITS.pageLimitDefault),
+    before: Number.isInteger(before) && before > 0 ? before : undefined,
+  };
+}
 
 export function WebhooksPage() {
   const { query } = useLocation();
-  const callId = query.get('callId') ?? '';
-  const result = query.get('result') ?? '';
-  const limit = Number(query.get('limit') ?? LIMITS.pageLimitDefault);
-  const { data, error, setData, reload } = useLoad(() => api.deliveries({ callId: callId || undefined, limit }), [callId, limit]);
-  const settings = useLoad(() => api.settings(), []);
-  const [callInput, setCallInput] = useState(callId);
+  const f = filtersOf(query);
+  const request: DeliveryFilters = {
+    callId: f.callId || undefined,
+    event: f.event || undefined,
+    ok: f.result === 'ok' ? 'true' : f.result === 'failed' ? 'false' : undefined,
+    before: f.before,
+    limit: f.limit,
+  };
+  const key = JSON.stringify(request);
+  const { data, error, setData, reload, loading } = useLoad(() => api.deliveries(request), [key]);
+  const { settings } = useSettings();
+  const [callInput, setCallInput] = useState(f.callId);
 
+  const matches = (d: WebhookDelivery) => (!request.callId || d.callId === request.callId) && (!request.event || d.event === request.event) && (!request.ok || String(d.ok) === request.ok);
   useLive((m) => {
-    if (m.type !== 'delivery' || (callId && m.delivery.callId !== callId)) return;
+    if (m.type !== 'delivery' || f.before || !matches(m.delivery)) return;
     const delivery = m.delivery;
-    setData((list) => (!list || list.deliveries.some((d) => d.id === delivery.id) ? list : { deliveries: [delivery, ...list.deliveries].slice(0, limit) }));
+    setData((page) => {
+      if (!page || page.deliveries.some((d) => d.id === delivery.id)) return page;
+      const rows = [delivery, ...page.deliveries];
+      return { deliveries: rows.slice(0, f.limit), nextBefore: rows.length > f.limit ? (rows[f.limit - 1]?.id ?? null) : page.nextBefore };
+    });
   }, reload);
 
-  const go = (params: Record<string, string | undefined>) => navigate(withQuery('/webhooks', { callId, result, limit: limit === LIMITS.pageLimitDefault ? undefined : String(limit), ...params }), { replace: true });
+  const go = (params: Record<string, string | undefined>, keepPage = false) => {
+    const next = { callId: f.callId, event: f.event, result: f.result, limit: f.limit === LIMITS.pageLimitDefault ? undefined : String(f.limit), ...(keepPage ? {} : { before: undefined }), ...params };
+    navigate(withQuery('/webhooks', next), { replace: !('before' in params) });
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     go({ callId: callInput.trim() || undefined });
   };
-  const rows = (data?.deliveries ?? []).filter((d) => !result || (result === 'ok' ? d.ok : !d.ok));
-  const webhookUrl = settings.data?.settings.webhookUrl;
+  const filtered = Boolean(f.callId || f.event || f.result);
+  const webhookUrl = settings?.webhookUrl;
 
   return (
     <>
       <PageHeader
         title="Webhook deliveries"
         description={
-          settings.data &&
+          settings &&
           (webhookUrl ? (
             <>
               Call events go to <span className="mono">{webhookUrl}</span>, and to the webhook of any call that names its own. Every attempt is a row.
@@ -52,19 +81,27 @@ export function WebhooksPage() {
           <TextField label="Call" placeholder="call_…" value={callInput} onChange={(e) => setCallInput(e.target.value)} />
           <Button type="submit">Filter</Button>
         </form>
-        <SelectField label="Result" value={result} onChange={(e) => go({ result: e.target.value || undefined })}>
+        <SelectField label="Event" value={f.event} onChange={(e) => go({ event: e.target.value || undefined })}>
+          <option value="">All events</option>
+          {EVENT_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {eventLabel(name)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Result" value={f.result} onChange={(e) => go({ result: e.target.value || undefined })}>
           <option value="">All attempts</option>
           <option value="ok">Delivered</option>
           <option value="failed">Failed</option>
         </SelectField>
-        <SelectField label="Show" value={String(limit)} onChange={(e) => go({ limit: e.target.value === String(LIMITS.pageLimitDefault) ? undefined : e.target.value })}>
+        <SelectField label="Per page" value={String(f.limit)} onChange={(e) => go({ limit: e.target.value === String(LIMITS.pageLimitDefault) ? undefined : e.target.value })}>
           {[50, 100, 200].map((n) => (
             <option key={n} value={n}>
-              Latest {n}
+              {n}
             </option>
           ))}
         </SelectField>
-        {(callId || result) && (
+        {filtered && (
           <Button
             variant="ghost"
             size="sm"
@@ -82,13 +119,13 @@ export function WebhooksPage() {
         <ErrorText error={error} />
       ) : !data ? (
         <Loading />
-      ) : rows.length === 0 ? (
-        <Empty title={callId || result ? 'No deliveries match' : 'No deliveries yet'} icon={<WebhookIcon />}>
-          {callId || result ? 'Try other filters.' : 'Each attempt to deliver a call event to a webhook shows up here, live.'}
+      ) : data.deliveries.length === 0 ? (
+        <Empty title={filtered || f.before ? 'No deliveries match' : 'No deliveries yet'} icon={<WebhookIcon />}>
+          {filtered ? 'Try other filters.' : 'Each attempt to deliver a call event to a webhook shows up here, live.'}
         </Empty>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
+        <div className={`table-wrap ${loading ? 'is-loading' : ''}`}>
+          <table className="table deliveries-table">
             <caption className="sr-only">Webhook delivery attempts</caption>
             <thead>
               <tr>
@@ -98,37 +135,77 @@ export function WebhooksPage() {
                 <th scope="col">Attempt</th>
                 <th scope="col">Result</th>
                 <th scope="col">URL</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((d) => (
-                <tr key={d.id}>
-                  <td data-label="Time">
-                    <time dateTime={d.at} title={fullTime(d.at)}>
-                      {clockTime(d.at)}
-                    </time>
-                  </td>
-                  <td data-label="Event">{eventLabel(d.event)}</td>
-                  <td data-label="Call">
-                    <Link to={`/calls/${d.callId}`} className="mono small">
-                      {d.callId}
-                    </Link>
-                  </td>
-                  <td data-label="Attempt" className="tabular">
-                    {d.attempt} of {LIMITS.webhookAttempts}
-                  </td>
-                  <td data-label="Result">
-                    {d.ok ? <Badge tone="green">Delivered</Badge> : <Badge tone="red">Failed</Badge>} {d.error && <span className="error-inline">{d.error}</span>}
-                  </td>
-                  <td data-label="URL" className="mono small break">
-                    {d.url}
-                  </td>
-                </tr>
+              {data.deliveries.map((d) => (
+                <DeliveryRow key={d.id} delivery={d} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {data && (
+        <Pager
+          key={JSON.stringify({ ...request, before: undefined })}
+          label="Pages of deliveries"
+          before={f.before}
+          nextBefore={data.nextBefore}
+          go={(cursor) => go({ before: cursor?.toString() }, true)}
+        />
+      )}
     </>
+  );
+}
+
+function DeliveryRow({ delivery: d }: { delivery: WebhookDelivery }) {
+  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'scheduled' } | { kind: 'error'; error: unknown }>({ kind: 'idle' });
+  const retry = () => {
+    setState({ kind: 'busy' });
+    api.retryDelivery(d.id).then(
+      () => setState({ kind: 'scheduled' }),
+      (error: unknown) => setState({ kind: 'error', error }),
+    );
+  };
+  return (
+    <tr data-delivery-id={d.id} data-ok={d.ok}>
+      <td data-label="Time">
+        <time dateTime={d.at} title={fullTime(d.at)}>
+          {clockTime(d.at)}
+        </time>
+      </td>
+      <td data-label="Event">{eventLabel(d.event)}</td>
+      <td data-label="Call">
+        <Link to={`/calls/${d.callId}`} className="mono small">
+          {d.callId}
+        </Link>
+      </td>
+      <td data-label="Attempt" className="tabular">
+        {d.attempt} of {LIMITS.webhookAttempts}
+        {d.retryOf !== undefined && <span className="muted small"> · sent again from #{d.retryOf}</span>}
+      </td>
+      <td data-label="Result">
+        {d.ok ? <Badge tone="green">Delivered</Badge> : <Badge tone="red">Failed</Badge>} {d.error && <span className="error-inline">{d.error}</span>}
+      </td>
+      <td data-label="URL" className="mono small break">
+        {d.url}
+      </td>
+      <td className="actions-cell">
+        {!d.ok &&
+          (state.kind === 'scheduled' ? (
+            <span className="saved" role="status">
+              ✓ Sent again
+            </span>
+          ) : (
+            <Button size="sm" busy={state.kind === 'busy'} onClick={retry} aria-label={`Retry: send ${eventLabel(d.event)} of ${d.callId} again`}>
+              Retry
+            </Button>
+          ))}
+        {state.kind === 'error' && <ErrorText error={state.error} />}
+      </td>
+    </tr>
   );
 }

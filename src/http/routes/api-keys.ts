@@ -3,6 +3,7 @@ import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { ApiKey, ApiKeyCreate } from '../schemas/api-keys.js';
 import type { Principal } from '../../auth/index.js';
+import { text } from '../../text.js';
 import type { HttpServices } from '../services.js';
 import { actorOf } from './users.js';
 
@@ -42,7 +43,7 @@ export function registerApiKeyRoutes(app: GatewayApp, { apiKeys, accounts }: Htt
       path: '/v1/api-keys/{id}',
       tags: ['API keys'],
       summary: 'Revoke an API key; it fails at once',
-      request: { params: z.object({ id: z.string().max(100) }) },
+      request: { params: z.object({ id: text().max(100) }) },
       responses: { 204: { description: 'Revoked' }, ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {

@@ -7,7 +7,7 @@ import { GatewayError } from '../../errors.js';
 import { qrSvg } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, PUBLIC } from '../openapi.js';
-import { HttpUrl } from '../schemas/common.js';
+import { PublicUrl } from '../schemas/common.js';
 import type { HttpServices } from '../services.js';
 
 /** Where `npm run build:android` writes the app (scripts/android/build.ts). */
@@ -98,7 +98,7 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
       ...PUBLIC,
       request: {
         query: z.object({
-          url: HttpUrl.optional().openapi({ description: 'The gateway\'s address as the phone reaches it; the saved public address by default', example: 'http://192.168.1.20:8080' }),
+          url: PublicUrl.openapi({ description: 'The gateway\'s address as the phone reaches it (the console passes the public address it shows)', example: 'http://192.168.1.20:8080' }),
         }),
       },
       responses: {
@@ -107,12 +107,8 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
       },
     }),
     async (c) => {
-      const base = c.req.valid('query').url ?? services.settings.publicUrl();
-      if (!base) {
-        throw new GatewayError('VALIDATION_ERROR', 'No public address is known: pass url, or set publicUrl in the settings or PUBLIC_URL', {
-          issues: [{ path: 'query.url', message: 'required when no public address is configured' }],
-        });
-      }
+      // `url` is required: open to everybody, the answer must not reveal the saved public address.
+      const base = c.req.valid('query').url;
       const svg = await qrSvg(`${base.replace(/\/+$/, '')}${APP_DOWNLOAD_PATH}`);
       return c.body(svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
     },

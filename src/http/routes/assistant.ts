@@ -5,7 +5,9 @@ import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import {
   AssistantCallInfo,
   AssistantMessageList,
+  AssistantMessageResponse,
   AssistantMessagesQuery,
+  AssistantMessageUpdate,
   AssistantSettingsResponse,
   AssistantSettingsUpdate,
 } from '../schemas/assistant.js';
@@ -95,5 +97,17 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
       responses: { 200: jsonContent(AssistantMessageList, 'The messages'), ...errorResponses(400, 401) },
     }),
     async (c) => c.json({ messages: await assistant.messages(c.req.valid('query').limit) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/v1/agent/messages/{callId}',
+      tags: ['Assistant'],
+      summary: 'Mark the message of a call read or unread (the inbox is shared by everyone on the console)',
+      request: { params: CallIdParam, body: jsonBody(AssistantMessageUpdate) },
+      responses: { 200: jsonContent(AssistantMessageResponse, 'The message after the change'), ...errorResponses(400, 401, 404, 413) },
+    }),
+    async (c) => c.json({ message: await assistant.markRead(c.req.valid('param').callId, c.req.valid('json').read) }, 200),
   );
 }

@@ -5,13 +5,13 @@ import type { Session } from '../../accounts/index.js';
 import { credentialFrom } from '../../auth/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
-import { AuthStatus, Credentials, Me, OwnerSetup, UserResponse } from '../schemas/accounts.js';
+import { AuthStatus, Credentials, Me, OwnerSetup, PasswordReset, UserResponse } from '../schemas/accounts.js';
 import type { AppEnv, HttpServices } from '../services.js';
 import { cameOverHttps, clearedSessionCookie, readCookie, refuseForeignOrigin, SESSION_COOKIE, sessionCookie } from '../session.js';
 
 const TAGS = ['Console sign-in'];
 
-export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: HttpServices): void {
+export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpServices): void {
   const setCookie = (c: Context<AppEnv>, session: Session): void => {
     const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000));
     c.header('Set-Cookie', sessionCookie(session.token, maxAge, cameOverHttps(c)));
@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       responses: { 201: jsonContent(UserResponse, 'The owner, signed in'), ...errorResponses(400, 401, 403, 409, 413) },
     }),
     async (c) => {
-      refuseForeignOrigin(c, settings.publicUrl());
+      refuseForeignOrigin(c, config.publicUrl);
       const { email, password, setupToken } = c.req.valid('json');
       const user = await accounts.setup(email, password, setupToken ?? credentialFrom(c.req.raw.headers));
       setCookie(c, await accounts.createSession(user.id));
@@ -67,11 +67,33 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, settings }: Http
       responses: { 200: jsonContent(UserResponse, 'Signed in'), ...errorResponses(400, 401, 403, 413, 429) },
     }),
     async (c) => {
-      refuseForeignOrigin(c, settings.publicUrl());
+      refuseForeignOrigin(c, config.publicUrl);
       const { email, password } = c.req.valid('json');
       const client = getConnInfo(c).remote.address ?? 'unknown';
       const { user, session } = await accounts.login(email, password, client);
       setCookie(c, session);
+      return c.json({ user }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/auth/password-reset',
+      tags: TAGS,
+      summary: 'Set a new password with a one-time link from `voice-gateway reset-password <email>`, and sign in',
+      description:
+        'The link (`/reset-password?token=…`) is made on the server by whoever runs the gateway and works once, for an hour. ' +
+        'The new password ends every session of the account. A token that is unknown, used or expired answers 401 with the issue at `body.token`.',
+      ...PUBLIC,
+      request: { body: jsonBody(PasswordReset) },
+      responses: { 200: jsonContent(UserResponse, 'The new password applies; signed in'), ...errorResponses(400, 401, 403, 413) },
+    }),
+    async (c) => {
+      refuseForeignOrigin(c, config.publicUrl);
+      const { token, password } = c.req.valid('json');
+      const user = await accounts.redeemPasswordReset(token, password);
+      setCookie(c, await accounts.createSession(user.id));
       return c.json({ user }, 200);
     },
   );

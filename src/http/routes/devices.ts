@@ -1,13 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { GatewayError } from '../../errors.js';
+import { GatewayError, invalidInput } from '../../errors.js';
+import { QrTooLargeError } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
-import { Device, DeviceIdParam, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
+import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
 import type { HttpServices } from '../services.js';
 
 export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
-  const { devices, hub, calls, settings, pairingLimiter } = services;
+  const { devices, hub, calls, settings, pairingLimiter, live } = services;
+  const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
 
   app.openapi(
     createRoute({
@@ -27,9 +29,27 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       tags: ['Phones'],
       summary: 'One phone',
       request: { params: DeviceIdParam },
-      responses: { 200: jsonContent(z.object({ device: Device }).openapi('DeviceResponse'), 'The phone'), ...errorResponses(401, 404) },
+      responses: { 200: jsonContent(DeviceResponse, 'The phone'), ...errorResponses(401, 404) },
     }),
     async (c) => c.json({ device: await devices.get(c.req.valid('param').deviceId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/v1/devices/{deviceId}',
+      tags: ['Phones'],
+      summary: 'Rename a phone',
+      request: { params: DeviceIdParam, body: jsonBody(DeviceUpdate) },
+      responses: { 200: jsonContent(DeviceResponse, 'The phone after the change'), ...errorResponses(400, 401, 404, 413) },
+    }),
+    async (c) => {
+      const { deviceId } = c.req.valid('param');
+      const device = await devices.rename(deviceId, c.req.valid('json').name);
+      services.log.info({ deviceId }, 'phone renamed');
+      live.publish({ type: 'device', deviceId, device });
+      return c.json({ device }, 200);
+    },
   );
 
   app.openapi(
@@ -60,13 +80,20 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       responses: { 200: jsonContent(Pairing, 'Show qrSvg to the phone'), ...errorResponses(400, 401, 413) },
     }),
     async (c) => {
-      const publicUrl = c.req.valid('json')?.publicUrl ?? settings.publicUrl();
+      const sent = c.req.valid('json')?.publicUrl;
+      const publicUrl = sent ?? settings.publicUrl();
       if (!publicUrl) {
         throw new GatewayError('VALIDATION_ERROR', 'No public address is known: send publicUrl, or set publicUrl in the settings or PUBLIC_URL', {
-          issues: [{ path: 'body.publicUrl', message: 'required when no public address is configured' }],
+          issues: [{ path: 'body.publicUrl', message: 'required when no public address is configured', code: 'required' }],
         });
       }
-      return c.json(await devices.createPairing(publicUrl.replace(/\/+$/, '')), 200);
+      try {
+        return c.json(await devices.createPairing(publicUrl.replace(/\/+$/, '')), 200);
+      } catch (err) {
+        // Only an address saved before public addresses were bounded can get here.
+        if (err instanceof QrTooLargeError) throw invalidInput('body.publicUrl', `${sent ? 'is' : 'the saved public address is'} too long for a QR code: send a shorter one`, 'too_big');
+        throw err;
+      }
     },
   );
 

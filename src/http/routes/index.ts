@@ -17,7 +17,7 @@ import { registerUserRoutes } from './users.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 export function registerRoutes(app: GatewayApp, services: HttpServices): void {
-  registerHealthRoutes(app);
+  registerHealthRoutes(app, services);
   registerMetricsRoutes(app, services);
   registerAppDownloadRoutes(app, services);
   registerSettingsRoutes(app, services);

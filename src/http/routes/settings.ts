@@ -1,12 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { SettingsResponse, SettingsUpdate } from '../schemas/settings.js';
-import type { HttpServices } from '../services.js';
+import type { AppEnv, HttpServices } from '../services.js';
+import { actorOf } from './users.js';
 
 const WebhookSecret = z.object({ secret: z.string().openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }) }).openapi('WebhookSecret');
 
-export function registerSettingsRoutes(app: GatewayApp, { settings }: HttpServices): void {
+export function registerSettingsRoutes(app: GatewayApp, { settings, accounts }: HttpServices): void {
+  // Every setting redirects trust or data: where phones, reset links and call events go, which agent
+  // hears the calls, which model account they use, what signs the webhooks. So only the owner (or an
+  // API key, which acts as the owner) changes them; members read them.
+  const ownerOnly = (c: Context<AppEnv>) => accounts.requireOwner(actorOf(c.get('principal')), 'change the settings');
   app.openapi(
     createRoute({
       method: 'get',
@@ -23,11 +29,14 @@ export function registerSettingsRoutes(app: GatewayApp, { settings }: HttpServic
       method: 'put',
       path: '/v1/settings',
       tags: ['Settings'],
-      summary: 'Change settings; only sent fields change, an empty string clears back to the environment default',
+      summary: 'Change settings (the owner or an API key); only sent fields change, an empty string clears back to the environment default',
       request: { body: jsonBody(SettingsUpdate) },
-      responses: { 200: jsonContent(SettingsResponse, 'The settings after the change'), ...errorResponses(400, 401, 413) },
+      responses: { 200: jsonContent(SettingsResponse, 'The settings after the change'), ...errorResponses(400, 401, 403, 413) },
     }),
-    async (c) => c.json({ settings: await settings.update(c.req.valid('json')) }, 200),
+    async (c) => {
+      await ownerOnly(c);
+      return c.json({ settings: await settings.update(c.req.valid('json')) }, 200);
+    },
   );
 
   app.openapi(
@@ -35,9 +44,12 @@ export function registerSettingsRoutes(app: GatewayApp, { settings }: HttpServic
       method: 'post',
       path: '/v1/settings/webhook-secret',
       tags: ['Settings'],
-      summary: 'Make a new webhook signing secret; it is returned this once',
-      responses: { 200: jsonContent(WebhookSecret, 'The new secret'), ...errorResponses(401) },
+      summary: 'Make a new webhook signing secret (the owner or an API key); it is returned this once',
+      responses: { 200: jsonContent(WebhookSecret, 'The new secret'), ...errorResponses(401, 403) },
     }),
-    async (c) => c.json({ secret: await settings.rotateWebhookSecret() }, 200),
+    async (c) => {
+      await ownerOnly(c);
+      return c.json({ secret: await settings.rotateWebhookSecret() }, 200);
+    },
   );
 }

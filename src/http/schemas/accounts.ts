@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../limits.js';
+import { text } from '../../text.js';
 import { DateTime } from './common.js';
 
 export const Email = z
@@ -27,18 +28,27 @@ export const User = z
 export const Credentials = z.object({ email: Email, password: z.string().min(1).max(LIMITS.passwordMaxLength) }).openapi('Credentials');
 export const NewAccount = z.object({ email: Email, password: Password }).openapi('NewAccount');
 export const OwnerSetup = NewAccount.extend({
-  setupToken: z
-    .string()
+  setupToken: text()
     .min(1)
     .max(200)
     .optional()
     .openapi({
       description:
-        'Proof of control of the server: the one-time setup token the gateway prints in its log at start (also in `DATA_DIR/setup-token`), ' +
+        'Proof of control of the server: the one-time setup token the gateway prints on standard error at start (also in `DATA_DIR/setup-token`), ' +
         'or the `HTTP_GATEWAY_API_KEY` (or any API key, also accepted as `Authorization: Bearer`)',
       example: 'vgsetup_4f3Xk2…',
     }),
 }).openapi('OwnerSetup');
+
+export const PasswordReset = z
+  .object({
+    token: text()
+      .min(1)
+      .max(200)
+      .openapi({ description: 'the token of the one-time link that `voice-gateway reset-password <email>` printed', example: 'vgreset_Qm9u…' }),
+    password: Password,
+  })
+  .openapi('PasswordReset');
 
 export const UserResponse = z.object({ user: User }).openapi('UserResponse');
 export const Me = z
@@ -51,4 +61,4 @@ export const AuthStatus = z
   .object({ setupRequired: z.boolean().openapi({ description: 'true while no account exists: the console shows its first-run page' }) })
   .openapi('AuthStatus');
 export const UserList = z.object({ users: z.array(User) }).openapi('UserList');
-export const UserIdParam = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) });
+export const UserIdParam = z.object({ id: text().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) });

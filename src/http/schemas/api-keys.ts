@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../limits.js';
+import { text } from '../../text.js';
 import { DateTime } from './common.js';
 
 export const ApiKey = z
@@ -14,5 +15,5 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const ApiKeyCreate = z
-  .object({ name: z.string().trim().min(1).max(LIMITS.apiKeyNameMaxLength) })
+  .object({ name: text({ trim: true }).min(1).max(LIMITS.apiKeyNameMaxLength) })
   .openapi('ApiKeyCreate');

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/realtime/session.js';
+import { text, textWithLines } from '../../text.js';
 import { TranscriptLine } from './calls.js';
 import { DateTime, Limit } from './common.js';
 
@@ -14,6 +15,7 @@ export const AssistantMessage = z
     callbackNumber: z.string().openapi({ description: 'the number the caller gave, else the number they called from' }),
     urgency: z.enum(URGENCIES),
     takenAt: DateTime,
+    readAt: DateTime.nullable().openapi({ description: 'when someone marked it read (`PATCH /v1/agent/messages/{callId}`); null while unread' }),
   })
   .openapi('AssistantMessage');
 
@@ -30,8 +32,8 @@ export const AssistantCallInfo = z
 export const AssistantSettings = z
   .object({
     autoAnswer: z.boolean().openapi({ description: 'answer incoming calls with the assistant (unless incomingStreamUrl is set)' }),
-    ownerName: z.string().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
-    about: z.string().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
+    ownerName: text().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
+    about: textWithLines().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
     voice: z.enum(ASSISTANT_VOICES).openapi({ description: 'a voice of the speech model' }),
   })
   .openapi('AssistantSettings');
@@ -43,3 +45,9 @@ export const AssistantSettingsResponse = z.object({ settings: AssistantSettings 
 export const AssistantMessageList = z.object({ messages: z.array(AssistantMessage) }).openapi('AssistantMessageList');
 
 export const AssistantMessagesQuery = z.object({ limit: Limit });
+
+export const AssistantMessageUpdate = z
+  .strictObject({ read: z.boolean().openapi({ description: 'true marks the message read for everyone, false unread again' }) })
+  .openapi('AssistantMessageUpdate');
+
+export const AssistantMessageResponse = z.object({ message: AssistantMessage }).openapi('AssistantMessageResponse');

@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
+import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
+import { text } from '../../text.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
 export const StreamConfig = z
@@ -9,7 +12,7 @@ export const StreamConfig = z
     url: WsUrl.openapi({ example: 'wss://agent.example.com/voice' }),
     format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
     parameters: z
-      .record(z.string(), z.string().max(1000))
+      .record(text().max(200), text().max(1000))
       .refine((v) => fitsJson(v), JSON_TOO_LARGE)
       .optional()
       .openapi({ description: 'delivered to the agent in the start message; at most 16 KiB as JSON' }),
@@ -31,6 +34,16 @@ export const Call = z
     updatedAt: DateTime,
     answeredAt: DateTime.optional(),
     endedAt: DateTime.optional(),
+    endCause: z
+      .enum(END_CAUSES)
+      .optional()
+      .openapi({
+        description:
+          'why a final call ended: `local` (hung up on this line: through the API, the console or on the handset), `remote` (the other party hung up), ' +
+          '`busy`, `rejected` (declined), `missed` (nobody answered), `failed` (could not be placed or connected), `error`, `other`',
+        example: 'remote',
+      }),
+    endReason: z.string().optional().openapi({ description: 'the reason in words, when the phone or the gateway gave one', example: 'the phone stayed disconnected' }),
   })
   .openapi('Call');
 
@@ -71,10 +84,39 @@ export const TranscriptLine = z
   .object({ role: z.enum(['caller', 'agent']), text: z.string(), at: DateTime })
   .openapi('TranscriptLine');
 
+/**
+ * A phone number as people type it, at most 64 characters as sent (the spec's bound on `to`),
+ * turned into its dialable form by `parse`, or refused with the problem `parse` names.
+ */
+const numberText = (parse: (text: string) => { ok: true; number: string } | { ok: false; problem: string }) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.callToMaxLength)
+    .transform((text, ctx) => {
+      const parsed = parse(text);
+      if (parsed.ok) return parsed.number;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    });
+
+/** `to` of a new call, dialled without its separators. */
+const DialableNumber = numberText(normalizeDialable).openapi({
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.callToMaxLength,
+  pattern: '^[0-9*#+,;\\s\\-\\u2010-\\u2015\\u2212./()]+$',
+  description: DIALABLE_DESCRIPTION,
+  example: '+49 151 1234 5678',
+});
+
+const SEARCH_PROBLEM = 'can hold only digits, +, *, #, the pauses , and ; and separators such as spaces';
+
 export const PlaceCall = z
   .object({
-    deviceId: z.string().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
-    to: z.string().trim().min(1).max(LIMITS.callToMaxLength).openapi({ example: '+4915112345678' }),
+    deviceId: text().min(1).max(64).openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    to: DialableNumber,
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
     metadata: z
       .record(z.string(), z.unknown())
@@ -88,10 +130,25 @@ export const PlaceCall = z
 export const CallList = z.object({ calls: z.array(Call), nextBefore: DateTime.nullable() }).openapi('CallList');
 
 export const CallListQuery = z.object({
-  deviceId: z.string().max(64).optional(),
+  deviceId: text().max(64).optional(),
   state: z.enum(CALL_STATES).optional(),
   direction: z.enum(DIRECTIONS).optional(),
   before: z.iso.datetime({ offset: true }).optional().openapi({ description: 'calls created before it; pass `nextBefore` of the previous page' }),
+  after: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'only calls created after it: with `before`, a date range; paging with `nextBefore` keeps it', example: '2026-11-20T00:00:00Z' }),
+  remoteNumber: numberText((text) => {
+    const number = dialableSearch(text);
+    return number === null ? { ok: false, problem: SEARCH_PROBLEM } : { ok: true, number };
+  })
+    .optional()
+    .openapi({
+      type: 'string',
+      maxLength: LIMITS.callToMaxLength,
+      description: 'only calls whose number contains these digits, separators ignored on both sides: `151 234` finds `+491512345678`',
+      example: '151 234',
+    }),
   limit: Limit,
 });
 
@@ -102,4 +159,4 @@ export const Dtmf = z
   .object({ digits: z.string().max(LIMITS.dtmfMaxLength).regex(LIMITS.dtmfPattern, 'must contain only 0-9, * and #') })
   .openapi('Dtmf');
 
-export const CallIdParam = z.object({ callId: z.string().min(1).openapi({ param: { name: 'callId', in: 'path' } }) });
+export const CallIdParam = z.object({ callId: text().min(1).openapi({ param: { name: 'callId', in: 'path' } }) });

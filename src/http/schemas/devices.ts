@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { HealthReport } from '../../phones/protocol.js';
-import { DateTime, HttpUrl } from './common.js';
+import { text } from '../../text.js';
+import { DateTime, PublicUrl } from './common.js';
 
 export const Health = HealthReport.openapi('DeviceHealth');
 
@@ -26,18 +27,22 @@ export const Pairing = z
   })
   .openapi('Pairing');
 
-export const PairingRequest = z.object({ publicUrl: HttpUrl.optional() }).openapi('PairingRequest');
+export const PairingRequest = z.object({ publicUrl: PublicUrl.optional() }).openapi('PairingRequest');
 
 export const PhonePair = z
   .object({
-    code: z.string().trim().min(1).max(64),
-    name: z.string().trim().min(1).max(120),
-    model: z.string().max(100).optional(),
-    android: z.string().max(50).optional(),
-    appVersion: z.string().max(50).optional(),
+    code: text({ trim: true }).min(1).max(64),
+    name: text({ trim: true }).min(1).max(120),
+    model: text().max(100).optional(),
+    android: text().max(50).optional(),
+    appVersion: text().max(50).optional(),
   })
   .openapi('PhonePair');
 
 export const PhoneCredentials = z.object({ deviceId: z.string(), deviceToken: z.string() }).openapi('PhoneCredentials');
 
-export const DeviceIdParam = z.object({ deviceId: z.string().min(1).openapi({ param: { name: 'deviceId', in: 'path' } }) });
+export const DeviceUpdate = z
+  .strictObject({ name: text({ trim: true }).min(1).max(120).openapi({ description: 'how the console and the API name the phone', example: 'Front desk' }) })
+  .openapi('DeviceUpdate');
+
+export const DeviceIdParam = z.object({ deviceId: text().min(1).openapi({ param: { name: 'deviceId', in: 'path' } }) });

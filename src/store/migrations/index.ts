@@ -4,7 +4,9 @@ import { calls } from './002-calls.js';
 import * as accounts from './003-accounts.js';
 import * as assistant from './004-assistant.js';
 import { eventsPerDevice } from './005-events-per-device.js';
-import { cluster } from './007-cluster.js';
+import { operatorDay } from './006-operator-day.js';
+import * as bodiesOnce from './007-bodies-once.js';
+import { cluster } from './008-cluster.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,7 +18,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '003-accounts': accounts,
     '004-assistant': assistant,
     '005-events-per-device': { up: eventsPerDevice(dialect) },
-    '007-cluster': { up: cluster(dialect) },
+    '006-operator-day': { up: operatorDay(dialect) },
+    '007-bodies-once': bodiesOnce,
+    '008-cluster': { up: cluster(dialect) },
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -80,6 +80,8 @@ public final class CallRegistry {
     private final Events events;
     private final Log log;
     private final Map<String, TrackedCall> calls = new LinkedHashMap<String, TrackedCall>();
+    /** The restore's grace timers, cancelled by {@link #close}. */
+    private final List<Clock.Timer> timers = new ArrayList<Clock.Timer>();
     /** Platform calls seen since this registry started (a stored call that reappears is not ended). */
     private final java.util.Set<String> seen = new java.util.HashSet<String>();
     private PendingDial pendingDial;
@@ -104,7 +106,7 @@ public final class CallRegistry {
         for (final TrackedCall t : new ArrayList<TrackedCall>(calls.values())) {
             if (now.containsKey(t.nativeCallId)) continue;
             final int stateAtRestore = t.state;
-            clock.schedule(new Runnable() {
+            timers.add(clock.schedule(new Runnable() {
                 @Override
                 public void run() {
                     // Still as stored and still unseen: Telecom never handed it back.
@@ -112,15 +114,17 @@ public final class CallRegistry {
                     onCallChanged(new NativeCall(t.nativeCallId, t.incoming, t.number, TelecomStates.DISCONNECTED,
                             TelecomStates.CAUSE_OTHER, "the call ended while the app was not running"));
                 }
-            }, RESTORE_GRACE_MS);
+            }, RESTORE_GRACE_MS));
         }
         for (NativeCall c : now.values()) {
-            if (!calls.containsKey(c.id)) {
+            boolean ringing = c.state == TelecomStates.RINGING || c.state == TelecomStates.SIMULATED_RINGING;
+            if (calls.containsKey(c.id) || (c.incoming && ringing)) {
+                // A stored call goes on; a call ringing now is what started the app: both are tracked as usual.
+                onCallChanged(c);
+            } else {
                 TrackedCall t = new TrackedCall(c.id, c.incoming, c.number, null, false);
                 t.state = c.state;
                 if (!t.isFinal()) calls.put(c.id, t);
-            } else {
-                onCallChanged(c);
             }
         }
         save();
@@ -234,6 +238,13 @@ public final class CallRegistry {
             t.callId = callId;
             save();
         }
+    }
+
+    /** Stops every timer (the app's process ends); what is stored stays. */
+    public void close() {
+        for (Clock.Timer t : timers) t.cancel();
+        timers.clear();
+        if (pendingDial != null) pendingDial.deadline.cancel();
     }
 
     /** Forgets every call (unpairing): they belonged to another gateway. */

@@ -95,6 +95,10 @@ public final class CommandDispatcher {
         Object to = cmd.payload.opt("to");
         if (!(to instanceof String) || ((String) to).trim().isEmpty()) return Ack.refused(Protocol.BAD_COMMAND, "dial needs payload.to");
         if (cmd.callId == null || cmd.callId.isEmpty()) return Ack.refused(Protocol.BAD_COMMAND, "dial needs a callId");
+        if (!isDialable(((String) to).trim())) {
+            return Ack.refused(Protocol.BAD_COMMAND, "the phone dials numbers only: digits (+ at the start), then pauses (, ;) with keypad tones;"
+                    + " service codes such as *#06# are not dialled");
+        }
         if (calls.busy()) {
             CallRegistry.TrackedCall current = calls.current();
             return Ack.refused(Protocol.DEVICE_BUSY, current != null
@@ -104,6 +108,15 @@ public final class CommandDispatcher {
         telephony.dial(((String) to).trim());
         calls.expectDial(cmd.callId, ((String) to).trim());
         return Ack.ok();
+    }
+
+    /**
+     * Digits with + at the start, then optionally pauses followed by keypad tones. A * or # before
+     * the first pause makes a service code (call forwarding, the IMEI…), which the gateway must not
+     * be able to send to the phone's network; the gateway refuses them too (src/calls/dialable.ts).
+     */
+    static boolean isDialable(String number) {
+        return number.matches("\\+?[0-9]+([,;][0-9*#,;]*)?");
     }
 
     private static Ack invalid(String verb, CallRegistry.TrackedCall call) {

@@ -47,6 +47,7 @@ public final class FileStorage implements Storage {
         File target = file(name);
         File tmp = new File(dir, name + ".tmp");
         FileOutputStream out = new FileOutputStream(tmp);
+        ownerOnly(tmp);
         try {
             out.write(text.getBytes(UTF8));
             out.getFD().sync();
@@ -54,6 +55,29 @@ public final class FileStorage implements Storage {
             out.close();
         }
         if (!tmp.renameTo(target)) throw new IOException("cannot replace " + target);
+    }
+
+    @Override
+    public synchronized void append(String name, String text, boolean sync) throws IOException {
+        if (!dir.isDirectory() && !dir.mkdirs()) throw new IOException("cannot create " + dir);
+        File target = file(name);
+        boolean fresh = !target.exists();
+        FileOutputStream out = new FileOutputStream(target, true);
+        try {
+            if (fresh) ownerOnly(target);
+            out.write(text.getBytes(UTF8));
+            if (sync) out.getFD().sync();
+        } finally {
+            out.close();
+        }
+    }
+
+    /** The device token and the events are the app's alone, whatever the umask (0600). */
+    private static void ownerOnly(File f) {
+        f.setReadable(false, false);
+        f.setReadable(true, true);
+        f.setWritable(false, false);
+        f.setWritable(true, true);
     }
 
     @Override

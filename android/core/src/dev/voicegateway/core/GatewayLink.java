@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.json.JSONException;
@@ -45,12 +46,19 @@ final class GatewayLink {
         void onChanged();
     }
 
+    /** Opens a socket: the real WebSocket upgrade, or a test's stand-in. */
+    interface Connector {
+        WebSocketClient connect(Credentials c) throws IOException;
+    }
+
     private final PhoneClient.Config config;
     private final Clock clock;
-    private final TlsConfig tls;
+    private final Connector connector;
+    /** Where the blocking connect runs: a thread of its own per attempt, or inline in tests. */
+    private final Executor connecting;
     private final Log log;
     private final Events events;
-    private final Random random = new Random();
+    private final Random random;
 
     /** STOPPED, CONNECTING, CONNECTED or WAITING_TO_RETRY (UNPAIRED is the client's). */
     private PhoneStatus.Link state = PhoneStatus.Link.STOPPED;
@@ -69,12 +77,34 @@ final class GatewayLink {
     private long lastErrorAt;
     private long retryAt;
 
-    GatewayLink(PhoneClient.Config config, Clock clock, TlsConfig tls, Log log, Events events) {
+    GatewayLink(PhoneClient.Config config, Clock clock, Connector connector, Executor connecting, Random random, Log log, Events events) {
         this.config = config;
         this.clock = clock;
-        this.tls = tls;
+        this.connector = connector;
+        this.connecting = connecting;
+        this.random = random;
         this.log = log;
         this.events = events;
+    }
+
+    /** The real thing: the phone socket of phone-protocol.md, each attempt on a thread of its own. */
+    static GatewayLink forGateway(final PhoneClient.Config config, Clock clock, final TlsConfig tls, Log log, Events events) {
+        Connector upgrade = new Connector() {
+            @Override
+            public WebSocketClient connect(Credentials c) throws IOException {
+                Map<String, String> headers = Collections.singletonMap("Authorization", "Bearer " + c.deviceToken);
+                return WebSocketClient.connect(c.gateway.ws("/v1/phone"), headers, tls, config.socket);
+            }
+        };
+        Executor threads = new Executor() {
+            @Override
+            public void execute(Runnable attempt) {
+                Thread t = new Thread(attempt, "vg-connect");
+                t.setDaemon(true);
+                t.start();
+            }
+        };
+        return new GatewayLink(config, clock, upgrade, threads, new Random(), log, events);
     }
 
     PhoneStatus.Link state() {
@@ -113,7 +143,7 @@ final class GatewayLink {
     }
 
     /** Connects with these credentials unless a socket is being opened or is open already. */
-    void connect(Credentials c) {
+    void connect(final Credentials c) {
         credentials = c;
         if (retryTimer != null) retryTimer.cancel();
         retryTimer = null;
@@ -122,12 +152,11 @@ final class GatewayLink {
         attempt++;
         final int gen = ++generation;
         events.onChanged();
-        Thread connector = new Thread(new Runnable() {
+        connecting.execute(new Runnable() {
             @Override
             public void run() {
                 try {
-                    Map<String, String> headers = Collections.singletonMap("Authorization", "Bearer " + c.deviceToken);
-                    final WebSocketClient ws = WebSocketClient.connect(c.gateway.ws("/v1/phone"), headers, tls, config.socket);
+                    final WebSocketClient ws = connector.connect(c);
                     clock.execute(new Runnable() {
                         @Override
                         public void run() {
@@ -140,9 +169,7 @@ final class GatewayLink {
                     failed(gen, e);
                 }
             }
-        }, "vg-connect");
-        connector.setDaemon(true);
-        connector.start();
+        });
     }
 
     /** Tries at once instead of waiting for the next attempt. */
@@ -184,13 +211,27 @@ final class GatewayLink {
             @Override
             public void run() {
                 if (gen != generation) return;
-                if (e instanceof HandshakeException && ((HandshakeException) e).status == 401) {
+                if (isTokenRefused(e)) {
                     revoked("The gateway no longer knows this phone (its token was revoked). Pair it again.");
                     return;
                 }
                 retryLater(describe(e));
             }
         });
+    }
+
+    /**
+     * The gateway's own refusal of the token: 401 with the contract's error body. A 401 from
+     * something else on the way (a proxy, a captive portal) is retried, not taken as an unpairing.
+     */
+    static boolean isTokenRefused(Exception e) {
+        if (!(e instanceof HandshakeException) || ((HandshakeException) e).status != 401) return false;
+        try {
+            JSONObject error = new JSONObject(((HandshakeException) e).body).optJSONObject("error");
+            return error != null && "UNAUTHORIZED".equals(error.optString("code"));
+        } catch (JSONException notJson) {
+            return false;
+        }
     }
 
     private void opened(final int gen, WebSocketClient ws) {

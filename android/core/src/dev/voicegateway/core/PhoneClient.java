@@ -88,7 +88,7 @@ public final class PhoneClient {
         }, log);
         this.dispatcher = new CommandDispatcher(telephony, calls, dtmf, log);
         this.pipe = new FramePipe(audio, clock, config.jitterTargetFrames, config.jitterMaxFrames);
-        this.link = new GatewayLink(config, clock, tls, log, new LinkEvents());
+        this.link = GatewayLink.forGateway(config, clock, tls, log, new LinkEvents());
         this.credentials = loadCredentials();
         this.status = snapshot();
     }
@@ -187,6 +187,9 @@ public final class PhoneClient {
             @Override
             public void run() {
                 link.stop(WebSocketClient.GOING_AWAY, "app stops");
+                calls.close();
+                dtmf.stop();
+                if (healthTimer != null) healthTimer.cancel();
                 telephony.setListener(null);
                 audio.setListener(null);
                 started = false;

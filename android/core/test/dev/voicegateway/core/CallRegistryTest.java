@@ -156,6 +156,16 @@ public class CallRegistryTest {
     }
 
     @Test
+    public void aCallRingingWhenTheAppStartsIsReported() {
+        // Telecom starts the app's process for a ringing call: it may already be there at the restore.
+        telephony.platformCalls.add(incoming("n9", TelecomStates.RINGING));
+        CallRegistry fresh = registry();
+        fresh.restore(telephony.calls());
+        assertEquals(java.util.Collections.singletonList("call.ringing"), names());
+        assertEquals("n9", fresh.current().nativeCallId);
+    }
+
+    @Test
     public void aPlatformCallNobodyStoredIsNotTheGateways() {
         telephony.platformCalls.add(incoming("unknown", TelecomStates.ACTIVE));
         CallRegistry fresh = registry();

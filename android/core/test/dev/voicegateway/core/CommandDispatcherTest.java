@@ -52,6 +52,7 @@ public class CommandDispatcherTest {
 
     @Test
     public void dialAsksThePlatformAndWaitsForTheCall() throws JSONException {
+        assertTrue(CommandDispatcher.isDialable("+4930123,,42#"));
         CommandDispatcher.Ack ack = send("dial", "call_1", "{\"to\":\" +15550100 \"}");
         assertTrue(ack.ok);
         assertEquals(Collections.singletonList("dial +15550100"), telephony.asked);
@@ -63,6 +64,11 @@ public class CommandDispatcherTest {
         refused(send("dial", "call_1", "{}"), "BAD_COMMAND");
         refused(send("dial", "call_1", "{\"to\":42}"), "BAD_COMMAND");
         refused(send("dial", "", "{\"to\":\"+1\"}"), "BAD_COMMAND");
+        // Service codes would reach the phone's network: call forwarding, the IMEI, clearing forwards.
+        for (String code : Arrays.asList("**21*0015551234567#", "*#06#", "##002#", "#31#0151", "0151#", "+*1")) {
+            refused(send("dial", "call_1", "{\"to\":\"" + code + "\"}"), "BAD_COMMAND");
+        }
+        assertTrue("no service code reached the platform", telephony.asked.isEmpty());
         for (String code : Arrays.asList("NO_SIM", "NO_PERMISSION", "NOT_DEFAULT_DIALER")) {
             telephony.refuseNext = new CommandRefused(code, "no");
             refused(send("dial", "call_1", "{\"to\":\"+1\"}"), code);

@@ -2,9 +2,9 @@ package dev.voicegateway.core;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import org.json.JSONException;
 import org.json.JSONObject;
@@ -47,9 +47,54 @@ public class OutboxTest {
     }
 
     @Test
-    public void aDamagedFileStartsEmptyInsteadOfFailing() throws IOException {
+    public void aDamagedLogKeepsWhatCanBeRead() throws Exception {
         MemoryStorage disk = new MemoryStorage();
-        disk.write(Outbox.FILE, "[{\"eventId\": ");
+        disk.write(Outbox.FILE, "+" + event("e1", "n1") + "\n?junk\n+{\"eventId\": \"e2\", \"ev");
+        Outbox box = new Outbox(disk, Log.NONE);
+        assertEquals("the line a crash cut short is skipped", 1, box.size());
+        assertEquals("e1", box.pending().get(0).optString("eventId"));
+    }
+
+    @Test
+    public void theOutboxOfAnEarlierVersionIsTakenOver() throws Exception {
+        MemoryStorage disk = new MemoryStorage();
+        disk.write(Outbox.OLD_FILE, "[" + event("e1", "n1") + "," + event("e2", "n1") + "]");
+        Outbox box = new Outbox(disk, Log.NONE);
+        assertEquals(2, box.size());
+        assertNull(disk.read(Outbox.OLD_FILE));
+        assertEquals(2, new Outbox(disk, Log.NONE).size());
+    }
+
+    @Test
+    public void aBacklogCostsWritesInProportionToItsSize() throws Exception {
+        MemoryStorage disk = new MemoryStorage();
+        Outbox box = new Outbox(disk, Log.NONE);
+        int n = 5000;
+        long eventChars = 0;
+        for (int i = 0; i < n; i++) {
+            JSONObject e = event("e" + i, "n" + (i % 7));
+            eventChars += e.toString().length();
+            box.add(e);
+        }
+        box.assignCallId("n3", "call_3");
+        for (int i = 0; i < n; i++) box.ack("e" + i);
+        assertEquals(0, box.size());
+        // Each event written about once, each ack one short line: not the whole outbox per ack.
+        assertTrue("wrote " + disk.written + " characters for " + eventChars, disk.written < 4 * eventChars);
+        assertTrue("synced " + disk.syncs + " times", disk.syncs < n + 200);
         assertEquals(0, new Outbox(disk, Log.NONE).size());
+    }
+
+    @Test
+    public void callIdsNamedLateSurviveARestartOfTheLog() throws Exception {
+        MemoryStorage disk = new MemoryStorage();
+        Outbox box = new Outbox(disk, Log.NONE);
+        box.add(event("e1", "n1"));
+        box.add(event("e2", "n1"));
+        box.assignCallId("n1", "call_1");
+        box.ack("e1");
+        Outbox again = new Outbox(disk, Log.NONE);
+        assertEquals(1, again.size());
+        assertEquals("call_1", again.pending().get(0).optString("callId"));
     }
 }

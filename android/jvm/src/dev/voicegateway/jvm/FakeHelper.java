@@ -68,7 +68,7 @@ final class FakeHelper {
         if (running()) return;
         gate.thaw();
         if (endpoint.port() != 0) HelperService.replaceRunning(TcpHelper.link(endpoint.port()), log);
-        final HelperService s = new HelperService(new PeerPolicy(APP_UID), endpoint, engine, log);
+        final HelperService s = new HelperService(new PeerPolicy(APP_UID, "dev.voicegateway.app"), endpoint, engine, log);
         service = s;
         final CountDownLatch ready = new CountDownLatch(1);
         listening = ready;

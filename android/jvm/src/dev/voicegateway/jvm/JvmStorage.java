@@ -55,6 +55,12 @@ final class JvmStorage implements Storage {
     }
 
     @Override
+    public void append(String name, String text, boolean sync) throws IOException {
+        // The credentials are only ever replaced whole; everything else lives in the directory.
+        dir.append(name, text, sync);
+    }
+
+    @Override
     public void delete(String name) throws IOException {
         if (isToken(name)) Files.deleteIfExists(tokenFile);
         else dir.delete(name);

@@ -193,13 +193,20 @@ public final class Main {
                 return "Simulated Carrier";
             }
         };
-        return new PhoneClient(config, INFO, telephony, audio, device, storage, new ThreadClock("vg-core", log), tls, log);
+        clientClock = new ThreadClock("vg-core", log);
+        return new PhoneClient(config, INFO, telephony, audio, device, storage, clientClock, tls, log);
     }
+
+    /** The core thread of the current client (a new one per restart). */
+    private ThreadClock clientClock;
 
     /** Ends the process as an app that is killed and started again would: the storage stays. */
     void restart() {
         PhoneClient old = client;
+        ThreadClock oldClock = clientClock;
         old.shutdown();
+        // As in a process that ends: nothing of the old core runs any more, not even a timer.
+        oldClock.shutdown();
         PhoneClient fresh = newClient();
         for (PhoneClient.Observer o : observers) fresh.addObserver(o);
         client = fresh;

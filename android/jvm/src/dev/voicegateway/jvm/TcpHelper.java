@@ -108,6 +108,11 @@ final class TcpHelper {
         }
 
         @Override
+        public String peerProcess() throws IOException {
+            return inner.peerProcess();
+        }
+
+        @Override
         public void setReadTimeout(int ms) throws IOException {
             inner.setReadTimeout(ms);
         }
@@ -141,6 +146,11 @@ final class TcpHelper {
         @Override
         public int peerUid() {
             return peerUid;
+        }
+
+        @Override
+        public String peerProcess() {
+            return null; // TCP cannot tell
         }
 
         @Override

@@ -207,6 +207,36 @@ public class WebSocketClientTest {
     }
 
     @Test
+    public void abortReturnsAtOnceWhileATlsWriteIsStuck() throws Exception {
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(URI.create("wss://localhost:" + env("WSS_PORT") + "/stall"), NO_HEADERS,
+                Tls.config(env("WSS_TRUST")), new WebSocketClient.Options());
+        ws.start(heard);
+        char[] chunk = new char[128 * 1024];
+        java.util.Arrays.fill(chunk, 'x');
+        String text = new String(chunk);
+        // The server reads nothing: fill the kernel's buffers until the writer is blocked in a TLS write.
+        long deadline = System.nanoTime() + 30000000000L;
+        int stuck = 0;
+        while (stuck < 10 && System.nanoTime() < deadline) {
+            if (ws.queuedBytes() < 512 * 1024) {
+                ws.sendText(text);
+                stuck = 0;
+            } else {
+                Thread.sleep(50);
+                stuck++;
+            }
+        }
+        assertTrue("the writer never blocked", stuck >= 10);
+        long t0 = System.nanoTime();
+        ws.abort();
+        long tookMs = (System.nanoTime() - t0) / 1000000L;
+        assertTrue("abort took " + tookMs + " ms", tookMs < 2000);
+        heard.awaitClose();
+        assertEquals(1006, heard.closeCode);
+    }
+
+    @Test
     public void audioBeyondASecondWaitingIsDroppedNotQueued() throws Exception {
         Heard heard = new Heard();
         WebSocketClient.Options o = new WebSocketClient.Options();

@@ -28,6 +28,13 @@ public final class Notifications {
         if (manager != null) manager.createNotificationChannel(channel);
     }
 
+    /** Whether the person lets the app show notifications (24+ can tell; below, they are on). */
+    public static boolean enabled(Context context) {
+        if (Build.VERSION.SDK_INT < 24) return true;
+        NotificationManager manager = context.getSystemService(NotificationManager.class);
+        return manager == null || manager.areNotificationsEnabled();
+    }
+
     public static Notification.Builder builder(Context context, String channelId) {
         if (Build.VERSION.SDK_INT >= 26) return new Notification.Builder(context, channelId);
         return new Notification.Builder(context);

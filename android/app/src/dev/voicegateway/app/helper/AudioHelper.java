@@ -20,12 +20,13 @@ public final class AudioHelper {
 
     public static void main(String[] args) {
         int uid;
+        final String appPackage = option(args, "--package", "dev.voicegateway.app");
         try {
             uid = uid(args);
-            new PeerPolicy(uid);
+            new PeerPolicy(uid, appPackage);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.err.println("usage: app_process /system/bin " + StartCommand.MAIN_CLASS + " --uid <the app's uid>");
+            System.err.println("usage: app_process /system/bin " + StartCommand.MAIN_CLASS + " --uid <the app's uid> [--package <the app's package>]");
             System.exit(2);
             return;
         }
@@ -42,7 +43,7 @@ public final class AudioHelper {
         Context context = ShellEnvironment.context(log);
         AndroidCallAudio engine = new AndroidCallAudio(context, log);
         if (HelperService.replaceRunning(LocalSockets.link(), log)) System.out.println("replaced the audio helper that was running");
-        final HelperService service = new HelperService(new PeerPolicy(uid), new LocalSockets.Endpoint(), engine, log);
+        final HelperService service = new HelperService(new PeerPolicy(uid, appPackage), new LocalSockets.Endpoint(), engine, log);
         Thread server = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -62,6 +63,11 @@ public final class AudioHelper {
         System.out.println("Voice Gateway audio helper running for uid " + uid + ": " + engine.capabilities()
                 + (engine.note().isEmpty() ? "" : " — " + engine.note()));
         Looper.loop();
+    }
+
+    static String option(String[] args, String name, String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return args[i + 1];
+        return fallback;
     }
 
     static int uid(String[] args) {

@@ -89,6 +89,12 @@ public final class LocalSockets {
         }
 
         @Override
+        public String peerProcess() throws IOException {
+            // The shell reads other processes' command lines (as `ps -A` does); an app may not: null.
+            return processName(socket.getPeerCredentials().getPid());
+        }
+
+        @Override
         public void setReadTimeout(int ms) throws IOException {
             socket.setSoTimeout(ms);
         }
@@ -110,6 +116,30 @@ public final class LocalSockets {
                 socket.close();
             } catch (IOException e) {
                 // closing anyway
+            }
+        }
+    }
+
+    /** The first word of /proc/<pid>/cmdline: an app's process name; null when it cannot be read. */
+    static String processName(int pid) {
+        java.io.FileInputStream in = null;
+        try {
+            in = new java.io.FileInputStream("/proc/" + pid + "/cmdline");
+            byte[] buf = new byte[256];
+            int n = in.read(buf);
+            if (n <= 0) return null;
+            int end = 0;
+            while (end < n && buf[end] != 0) end++;
+            return new String(buf, 0, end, "UTF-8");
+        } catch (IOException e) {
+            return null;
+        } finally {
+            if (in != null) {
+                try {
+                    in.close();
+                } catch (IOException e) {
+                    // read already
+                }
             }
         }
     }

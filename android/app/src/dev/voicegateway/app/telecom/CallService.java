@@ -4,6 +4,7 @@ import android.telecom.Call;
 import android.telecom.CallAudioState;
 import android.telecom.InCallService;
 import dev.voicegateway.app.VoiceGatewayApp;
+import dev.voicegateway.app.compat.Notifications;
 import dev.voicegateway.app.ui.InCallActivity;
 
 /**
@@ -44,8 +45,9 @@ public final class CallService extends InCallService {
             telephony.callAdded(call);
             // A ringing call reaches the person through the full-screen notification (heads-up when
             // the phone is in use); every other call brings up the in-call screen at once. Telecom's
-            // binding of this service lets it start an activity from the background.
-            if (call.getState() != Call.STATE_RINGING) InCallActivity.show(this);
+            // binding of this service lets it start an activity from the background. Without
+            // notifications (denied on Android 13+), a ringing call brings up the screen too.
+            if (call.getState() != Call.STATE_RINGING || !Notifications.enabled(this)) InCallActivity.show(this);
         } catch (RuntimeException e) {
             VoiceGatewayApp.of(this).reportProblem("A new call could not be followed: " + e, e);
         }

@@ -7,6 +7,7 @@ import android.net.Uri;
 import android.os.Bundle;
 import android.telecom.Call;
 import android.telecom.DisconnectCause;
+import android.telecom.PhoneAccountHandle;
 import android.telecom.TelecomManager;
 import android.telecom.VideoProfile;
 import android.telephony.TelephonyManager;
@@ -61,6 +62,9 @@ public final class TelecomTelephony implements Telephony {
     private final List<CallsListener> listeners = new CopyOnWriteArrayList<CallsListener>();
     private volatile Listener listener;
     private volatile CallService service;
+    /** When the gateway last asked to dial (wall clock), to tell its call from one made by hand. */
+    private volatile long lastGatewayDial;
+    private static final long GATEWAY_DIAL_WINDOW_MS = 10000;
 
     public TelecomTelephony(Context context, Log log) {
         this.context = context.getApplicationContext();
@@ -105,6 +109,17 @@ public final class TelecomTelephony implements Telephony {
             @Override
             public void onStateChanged(Call c, int newState) {
                 report(entry);
+                if (newState == Call.STATE_SELECT_PHONE_ACCOUNT) chooseAccount(entry);
+            }
+
+            @Override
+            public void onPostDialWait(Call c, String remaining) {
+                // A ';' in the number: nobody can confirm at a gateway's phone, so the rest is sent.
+                try {
+                    c.postDialContinue(true);
+                } catch (RuntimeException e) {
+                    log.log(Log.WARN, "could not continue the digits after a wait", e);
+                }
             }
 
             @Override
@@ -115,6 +130,43 @@ public final class TelecomTelephony implements Telephony {
         entries.put(entry.id, entry);
         call.registerCallback(entry.callback);
         report(entry);
+        if (state == Call.STATE_SELECT_PHONE_ACCOUNT) chooseAccount(entry);
+    }
+
+    /**
+     * A phone with two SIMs set to "ask every time" waits for a choice. A call the gateway placed
+     * (within seconds of a dial command) takes the first account Telecom offers; a call made by hand
+     * waits for the person on the in-call screen ({@link #accountsOffered}, {@link #selectAccount}).
+     */
+    private void chooseAccount(Entry entry) {
+        if (entry.incoming || System.currentTimeMillis() - lastGatewayDial > GATEWAY_DIAL_WINDOW_MS) {
+            notifyListeners();
+            return;
+        }
+        List<PhoneAccountHandle> offered = accountsOffered(entry.call);
+        if (offered.isEmpty()) {
+            log.log(Log.WARN, "Telecom asks for a SIM but offers none; the call waits", null);
+            return;
+        }
+        log.log(Log.INFO, "the phone asks which SIM to use: taking the first of " + offered.size(), null);
+        entry.call.phoneAccountSelected(offered.get(0), false);
+    }
+
+    /** The accounts (SIMs) Telecom offers for a call waiting in SELECT_PHONE_ACCOUNT. */
+    @SuppressWarnings("deprecation")
+    public static List<PhoneAccountHandle> accountsOffered(Call call) {
+        List<PhoneAccountHandle> out = new ArrayList<PhoneAccountHandle>();
+        Call.Details details = call.getDetails();
+        Bundle extras = details == null ? null : details.getExtras();
+        if (extras == null) return out;
+        List<PhoneAccountHandle> listed = extras.getParcelableArrayList(Call.AVAILABLE_PHONE_ACCOUNTS);
+        if (listed != null) out.addAll(listed);
+        return out;
+    }
+
+    /** The person chose a SIM on the in-call screen (main thread). */
+    public void selectAccount(Call call, PhoneAccountHandle account) {
+        call.phoneAccountSelected(account, false);
     }
 
     void callRemoved(Call call) {
@@ -203,6 +255,7 @@ public final class TelecomTelephony implements Telephony {
         TelecomManager telecom = context.getSystemService(TelecomManager.class);
         if (telecom == null) throw new CommandRefused(Protocol.PLATFORM_ERROR, "this phone has no Telecom service");
         try {
+            lastGatewayDial = System.currentTimeMillis();
             telecom.placeCall(Uri.fromParts("tel", number, null), new Bundle());
         } catch (SecurityException e) {
             throw new CommandRefused(Protocol.NO_PERMISSION, "Android refused to place the call: " + e.getMessage());

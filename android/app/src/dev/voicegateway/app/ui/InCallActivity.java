@@ -1,7 +1,9 @@
 package dev.voicegateway.app.ui;
 
 import android.app.Activity;
+import android.app.AlertDialog;
 import android.content.Context;
+import android.content.DialogInterface;
 import android.content.Intent;
 import android.os.Build;
 import android.os.Bundle;
@@ -11,6 +13,7 @@ import android.os.PowerManager;
 import android.os.SystemClock;
 import android.telecom.Call;
 import android.telecom.CallAudioState;
+import android.telecom.PhoneAccountHandle;
 import android.telecom.VideoProfile;
 import android.view.View;
 import android.view.WindowManager;
@@ -47,6 +50,7 @@ public final class InCallActivity extends Activity implements TelecomTelephony.C
     private Button hangup, hold, mute, speaker, keypadToggle;
     private PowerManager.WakeLock proximity;
     private Call shown;
+    private Call simAskedFor;
     private boolean timerRunning;
 
     private final Runnable close = new Runnable() {
@@ -272,6 +276,42 @@ public final class InCallActivity extends Activity implements TelecomTelephony.C
         // Held to the ear on the earpiece: the screen goes dark so the cheek presses nothing.
         boolean atEar = audio == null || audio.getRoute() == CallAudioState.ROUTE_EARPIECE;
         proximity(!ringing && atEar && (s == Call.STATE_ACTIVE || s == Call.STATE_DIALING || s == Call.STATE_CONNECTING));
+        if (s == Call.STATE_SELECT_PHONE_ACCOUNT) askForSim(call);
+    }
+
+    /** A call made by hand on a phone set to "ask every time": the person picks the SIM (once per call). */
+    private void askForSim(final Call call) {
+        if (simAskedFor == call) return;
+        final List<PhoneAccountHandle> offered = TelecomTelephony.accountsOffered(call);
+        if (offered.isEmpty()) return;
+        simAskedFor = call;
+        String[] names = new String[offered.size()];
+        for (int i = 0; i < names.length; i++) names[i] = getString(R.string.sim_n, i + 1);
+        new AlertDialog.Builder(this)
+                .setTitle(R.string.choose_sim)
+                .setItems(names, new DialogInterface.OnClickListener() {
+                    @Override
+                    public void onClick(DialogInterface dialog, final int which) {
+                        safely(new Runnable() {
+                            @Override
+                            public void run() {
+                                telephony.selectAccount(call, offered.get(which));
+                            }
+                        });
+                    }
+                })
+                .setNegativeButton(R.string.cancel_call, new DialogInterface.OnClickListener() {
+                    @Override
+                    public void onClick(DialogInterface dialog, int which) {
+                        safely(new Runnable() {
+                            @Override
+                            public void run() {
+                                call.disconnect();
+                            }
+                        });
+                    }
+                })
+                .show();
     }
 
     private String reportedText(Call call) {
@@ -336,6 +376,15 @@ public final class InCallActivity extends Activity implements TelecomTelephony.C
 
     private interface Action {
         void on(Call call);
+    }
+
+    /** Runs a Telecom request for the person; a refusal is shown, the screen stays. */
+    private void safely(Runnable request) {
+        try {
+            request.run();
+        } catch (RuntimeException e) {
+            app.reportProblem(getString(R.string.problem_call_action, e.toString()), e);
+        }
     }
 
     private void onClick(int id, final Action action) {

@@ -4,6 +4,8 @@ import android.app.Activity;
 import android.content.Intent;
 import android.net.Uri;
 import android.os.Bundle;
+import android.text.Editable;
+import android.text.TextWatcher;
 import android.view.View;
 import android.widget.Button;
 import android.widget.EditText;
@@ -44,6 +46,22 @@ public final class PairActivity extends Activity {
         progress = (ProgressBar) findViewById(R.id.pair_progress);
         pairButton = (Button) findViewById(R.id.pair_button);
         if (savedInstanceState == null) name.setText(AndroidDeviceInfo.model());
+        final View cleartext = findViewById(R.id.pair_cleartext);
+        address.addTextChangedListener(new TextWatcher() {
+            @Override
+            public void beforeTextChanged(CharSequence s, int start, int count, int after) {
+            }
+
+            @Override
+            public void onTextChanged(CharSequence s, int start, int before, int count) {
+            }
+
+            @Override
+            public void afterTextChanged(Editable s) {
+                String text = s.toString().trim().toLowerCase(java.util.Locale.ROOT);
+                cleartext.setVisibility(text.startsWith("http://") || text.startsWith("ws://") ? View.VISIBLE : View.GONE);
+            }
+        });
         findViewById(R.id.pair_scan).setOnClickListener(new View.OnClickListener() {
             @Override
             public void onClick(View v) {

@@ -47,7 +47,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         }
     };
     private TextView gateway, device, connection, call, audio, helperCommand, outbox, problem;
-    private Button copyHelperButton;
+    private Button copyHelperButton, stopHelperButton;
     private TextView dialerText, callText, notifyText, batteryText;
     private Button dialerButton, callButton, notifyButton, batteryButton;
     private Button pairButton, connectButton, unpairButton;
@@ -65,6 +65,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         audio = (TextView) findViewById(R.id.status_audio);
         helperCommand = (TextView) findViewById(R.id.status_helper_command);
         copyHelperButton = (Button) findViewById(R.id.button_copy_helper);
+        stopHelperButton = (Button) findViewById(R.id.button_stop_helper);
         outbox = (TextView) findViewById(R.id.status_outbox);
         problem = (TextView) findViewById(R.id.status_problem);
         problemBox = findViewById(R.id.status_problem_box);
@@ -116,6 +117,12 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
             public void run() {
                 HelperCommand.copy(StatusActivity.this);
                 Toast.makeText(StatusActivity.this, R.string.helper_command_copied, Toast.LENGTH_LONG).show();
+            }
+        });
+        onClick(R.id.button_stop_helper, new Runnable() {
+            @Override
+            public void run() {
+                app.audio().shutdownHelper();
             }
         });
         onClick(R.id.button_pair, new Runnable() {
@@ -177,6 +184,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         boolean offer = HelperTexts.offerCommand(s);
         helperCommand.setVisibility(offer ? View.VISIBLE : View.GONE);
         copyHelperButton.setVisibility(offer ? View.VISIBLE : View.GONE);
+        stopHelperButton.setVisibility(offer ? View.GONE : View.VISIBLE);
         if (offer) helperCommand.setText(HelperCommand.text(this));
         outbox.setText(s.outboxSize == 0 ? getString(R.string.outbox_empty) : getResources().getQuantityString(R.plurals.outbox_waiting, s.outboxSize, s.outboxSize));
         VoiceGatewayApp.Problem p = app.problem();
@@ -243,6 +251,8 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
                     @Override
                     public void onClick(DialogInterface dialog, int which) {
                         app.client().unpair();
+                        // The helper serves this pairing's calls: it exits with it.
+                        app.audio().shutdownHelper();
                     }
                 })
                 .show();

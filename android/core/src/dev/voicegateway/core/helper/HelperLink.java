@@ -23,6 +23,13 @@ public interface HelperLink {
         /** The uid of the process at the other end, or -1 when the transport cannot tell (TCP). */
         int peerUid() throws IOException;
 
+        /**
+         * The name of the process at the other end (an app's is its package, or package:suffix), or
+         * null when the transport cannot tell. Android gives a freed uid to the next app installed:
+         * the name tells the app from its successor.
+         */
+        String peerProcess() throws IOException;
+
         /** A read that waits longer than this throws (0: wait for ever). */
         void setReadTimeout(int ms) throws IOException;
 

@@ -156,7 +156,7 @@ public final class HelperService {
         void serve() {
             try {
                 int uid = connection.peerUid();
-                role = policy.roleOf(uid);
+                role = policy.roleOf(uid, connection.peerProcess());
                 writer = new MessageWriter(connection.output(), "vg-helper-writer", new MessageWriter.Failure() {
                     @Override
                     public void onWriteFailed(IOException error) {
@@ -164,7 +164,7 @@ public final class HelperService {
                     }
                 });
                 if (role == PeerPolicy.Role.REFUSED) {
-                    log.log(Log.WARN, "refused a connection from uid " + uid + " (only uid " + policy.appUid() + " and the shell may connect)", null);
+                    log.log(Log.WARN, "refused a connection from uid " + uid + " (only the app, uid " + policy.appUid() + ", and the shell may connect)", null);
                     refuse("uid " + uid + " may not use the audio helper");
                     return;
                 }

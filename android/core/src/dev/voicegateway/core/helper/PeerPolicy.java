@@ -20,20 +20,29 @@ public final class PeerPolicy {
     }
 
     private final int appUid;
+    private final String appPackage;
 
-    public PeerPolicy(int appUid) {
+    public PeerPolicy(int appUid, String appPackage) {
         if (appUid < 10000) throw new IllegalArgumentException("uid " + appUid + " is not an app's (apps have 10000 and above)");
         this.appUid = appUid;
+        this.appPackage = appPackage;
     }
 
     public int appUid() {
         return appUid;
     }
 
-    /** The role of a peer connecting to the helper. */
-    public Role roleOf(int peerUid) {
+    /**
+     * The role of a peer connecting to the helper. {@code peerProcess} is the peer's process name
+     * when the transport can tell (null otherwise): with the app's uid, a process that is not the
+     * app's package is an app installed after ours was removed, which Android gave the same uid.
+     */
+    public Role roleOf(int peerUid, String peerProcess) {
         // On a phone with several users an app's uid is userId * 100000 + its appId; only this very uid is the app.
-        if (peerUid == appUid) return Role.APP;
+        if (peerUid == appUid) {
+            boolean ours = peerProcess == null || peerProcess.equals(appPackage) || peerProcess.startsWith(appPackage + ":");
+            return ours ? Role.APP : Role.REFUSED;
+        }
         if (peerUid == SHELL_UID || peerUid == ROOT_UID) return Role.ADMIN;
         return Role.REFUSED;
     }

@@ -19,7 +19,7 @@ public final class StartCommand {
         if (appUid < 10000) throw new IllegalArgumentException("uid " + appUid + " is not an app's");
         // app_process's second argument (the parent directory) is unused; the APK is the class path.
         return "CLASSPATH=$(pm path " + packageName + " | cut -d: -f2) setsid nohup app_process /system/bin " + MAIN_CLASS
-                + " --uid " + appUid + " >/dev/null 2>&1 &";
+                + " --uid " + appUid + " --package " + packageName + " >/dev/null 2>&1 &";
     }
 
     /** The same, from a computer with adb (USB, or Wireless debugging after `adb pair` and `adb connect`). */

@@ -59,6 +59,8 @@ public final class WebSocketClient {
     private static final byte[] EMPTY = new byte[0];
 
     private final Socket socket;
+    /** The TCP socket under {@link #socket} (the same object for ws://). */
+    private final Socket transport;
     private final InputStream in;
     private final OutputStream out;
     private final Options options;
@@ -71,8 +73,9 @@ public final class WebSocketClient {
     private volatile long lastReceivedNanos = System.nanoTime();
     private Listener listener;
 
-    private WebSocketClient(Socket socket, InputStream in, OutputStream out, Options options) {
+    private WebSocketClient(Socket socket, Socket transport, InputStream in, OutputStream out, Options options) {
         this.socket = socket;
+        this.transport = transport;
         this.in = in;
         this.out = out;
         this.options = options;
@@ -118,7 +121,7 @@ public final class WebSocketClient {
             Handshake.check(Handshake.readResponse(in), key, in);
             // From here on the phone client owns liveness (pings and its own deadline).
             socket.setSoTimeout(0);
-            return new WebSocketClient(socket, in, out, options);
+            return new WebSocketClient(socket, plain, in, out, options);
         } catch (IOException e) {
             closeQuietly(socket);
             throw e;
@@ -328,7 +331,19 @@ public final class WebSocketClient {
     }
 
     private void fail(IOException error) {
-        closeQuietly(socket);
+        // Closing the TCP socket first: closing a TLS socket waits for a lock that a writer blocked
+        // on a dead connection holds; with the transport gone that writer fails and lets go.
+        closeQuietly(transport);
+        if (socket != transport) {
+            Thread closer = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    closeQuietly(socket);
+                }
+            }, "vg-ws-close");
+            closer.setDaemon(true);
+            closer.start();
+        }
         closeReceived.countDown();
         finish(ABNORMAL, error.getMessage() == null ? error.toString() : error.getMessage(), error);
     }

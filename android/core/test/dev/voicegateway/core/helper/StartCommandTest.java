@@ -9,7 +9,7 @@ public class StartCommandTest {
     @Test
     public void runsTheHelperFromTheInstalledApkDetachedFromAdb() {
         assertEquals("adb shell 'CLASSPATH=$(pm path dev.voicegateway.app | cut -d: -f2) setsid nohup app_process /system/bin "
-                + "dev.voicegateway.app.helper.AudioHelper --uid 10234 >/dev/null 2>&1 &'", StartCommand.adb("dev.voicegateway.app", 10234));
+                + "dev.voicegateway.app.helper.AudioHelper --uid 10234 --package dev.voicegateway.app >/dev/null 2>&1 &'", StartCommand.adb("dev.voicegateway.app", 10234));
     }
 
     @Test(expected = IllegalArgumentException.class)
