@@ -21,7 +21,7 @@ import { OutboundPolicy } from './outbound/index.js';
 import { DeviceService, MemoryFailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
-import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
+import { ApiKeysRepo, CallsRepo, DevicesRepo, DEFAULT_DATABASE_TIMEOUT_MS, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
 import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
@@ -113,6 +113,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       ? new Cluster({
           db: store.db,
           connectionString: store.url,
+          databaseTimeoutMs: config.databaseTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
           box,
           log,
           timings: {

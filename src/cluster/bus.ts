@@ -46,7 +46,7 @@ export class ClusterBus extends EventEmitter<{ message: [kind: BusKind, payload:
   private listenedBefore = false;
 
   constructor(
-    private readonly o: { connectionString: string; db: Db; repo: ClusterRepo; nodeId: () => string; log: Logger },
+    private readonly o: { connectionString: string; timeoutMs: number; db: Db; repo: ClusterRepo; nodeId: () => string; log: Logger },
   ) {
     super();
   }
@@ -58,7 +58,9 @@ export class ClusterBus extends EventEmitter<{ message: [kind: BusKind, payload:
 
   private async listen(): Promise<void> {
     this.state = 'connecting';
-    const client = new pg.Client({ connectionString: this.o.connectionString });
+    // The gateway's own bounds (DATABASE_TIMEOUT) on connecting and on LISTEN; TCP keep-alive notices a
+    // connection that went silent, which a connection that only listens would never notice otherwise.
+    const client = new pg.Client({ connectionString: this.o.connectionString, connectionTimeoutMillis: this.o.timeoutMs, query_timeout: this.o.timeoutMs, keepAlive: true });
     this.client = client;
     client.on('notification', (n) => {
       if (n.channel === CHANNEL && n.payload !== undefined) this.receive(n.payload);

@@ -50,11 +50,11 @@ export class Cluster {
   private settingsTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly o: { db: Db; connectionString: string; box: SecretBox; log: Logger; timings: ClusterTimings },
+    private readonly o: { db: Db; connectionString: string; databaseTimeoutMs: number; box: SecretBox; log: Logger; timings: ClusterTimings },
   ) {
     this.repo = new ClusterRepo(o.db);
     this.node = new ClusterNode({ repo: this.repo, log: o.log, timings: o.timings });
-    this.bus = new ClusterBus({ connectionString: o.connectionString, db: o.db, repo: this.repo, nodeId: () => this.node.id, log: o.log });
+    this.bus = new ClusterBus({ connectionString: o.connectionString, timeoutMs: o.databaseTimeoutMs, db: o.db, repo: this.repo, nodeId: () => this.node.id, log: o.log });
     this.link = new NodeLink(o.box.derive(TOKEN_LABEL).map((key) => key.toString('base64url')));
     this.routing = new PhoneRouting({ repo: this.repo, node: this.node, link: this.link });
     this.limiters = sharedFailureLimiters(this.repo);

@@ -1,4 +1,5 @@
 export { openStore, SQLITE_FILE, type Db, type Store } from './database.js';
+export { DEFAULT_DATABASE_TIMEOUT_MS } from './postgres-pool.js';
 export { SecretBox } from './secret-box.js';
 export type * from './schema.js';
 export { SettingsRepo } from './settings-repo.js';

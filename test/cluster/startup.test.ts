@@ -1,9 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { openStore } from '../../src/store/index.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
-import { closedPort } from '../streams/helpers.js';
 import { eventually } from '../helpers/phones.js';
+import { closedPort } from '../streams/helpers.js';
 import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
-
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -59,6 +64,27 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
     const [one, two] = await Promise.all([setup(a, 'first@example.com', tokenB), setup(b, 'second@example.com', tokenA)]);
     expect([one.status, two.status].sort()).toEqual([201, 409]);
   }, 60_000);
+
+  it('waits for an advisory lock another gateway holds for longer than DATABASE_TIMEOUT, then runs the work', async () => {
+    const { db } = await cluster();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vg-lock-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const store = await openStore({ dataDir, databaseUrl: db.url, timeoutMs: 200, log: createLogger('silent') });
+    cleanups.push(() => store.close());
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    cleanups.push(() => other.end());
+    const name = 'absent phone dev_lock_test';
+    await other.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);
+
+    let ran = false;
+    const work = store.exclusively(async () => (ran = true), name);
+    // Longer than the store's statement timeout (200 ms): a lock wait that were one statement is cancelled by then.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(ran).toBe(false);
+    await other.query('select pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+    await expect(work).resolves.toBe(true);
+  }, 30_000);
 
   it('refuses to start a node whose secret key does not open what the cluster sealed', async () => {
     const { start } = await cluster();
