@@ -104,10 +104,11 @@ export class CallService extends EventEmitter<{
    * listeners after it depend on it.
    */
   private notify(event: 'change', change: CallChange): void;
-  private notify(event: 'incoming', call: Call): void;
-  private notify(event: 'change' | 'incoming', arg: CallChange | Call): void {
+  private notify(event: 'incoming' | 'released', call: Call): void;
+  private notify(event: 'resumed', resumed: ResumedCall): void;
+  private notify(event: 'change' | 'incoming' | 'resumed' | 'released', arg: CallChange | Call | ResumedCall): void {
     const callId = 'call' in arg ? arg.call.id : arg.id;
-    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call) => void>) {
+    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call | ResumedCall) => void>) {
       try {
         listener.call(this, arg);
       } catch (err) {
@@ -265,7 +266,7 @@ export class CallService extends EventEmitter<{
    */
   async releaseDevice(deviceId: string): Promise<void> {
     this.cancelGrace(deviceId);
-    for (const row of await this.o.repo.openCalls(deviceId)) this.emit('released', presentCall(row));
+    for (const row of await this.o.repo.openCalls(deviceId)) this.notify('released', presentCall(row));
   }
 
   // ---- the phone's side -------------------------------------------------------------------
@@ -311,7 +312,7 @@ export class CallService extends EventEmitter<{
   private async resume(deviceId: string, onPhone: NonNullable<HelloMessage['call']>): Promise<void> {
     const row = (onPhone.callId ? await this.o.repo.get(onPhone.callId) : undefined) ?? (await this.o.repo.byNativeId(deviceId, onPhone.nativeCallId));
     if (!row || row.device_id !== deviceId || (row.state !== 'active' && row.state !== 'held')) return;
-    this.emit('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at) });
+    this.notify('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at) });
   }
 
   /** Ends the calls a phone's `hello` did not name, unless its own events have ended them meanwhile. */
