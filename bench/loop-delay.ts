@@ -14,9 +14,13 @@ export function serveTargetCommands(onStop: () => Promise<void>, sendJitter?: Wi
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
   const send = (msg: TargetMessage) => process.send?.(msg);
+  // The measured window on the clock of V8's CPU profiles (monotonic, microseconds), to profile it alone.
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let fromUs = nowUs();
   process.on('message', (raw: unknown) => {
     const cmd = raw as TargetCommand;
     if (cmd.type === 'loop-delay-reset') {
+      fromUs = nowUs();
       histogram.reset();
       sendJitter?.reset();
     } else if (cmd.type === 'loop-delay-read') {
@@ -25,6 +29,7 @@ export function serveTargetCommands(onStop: () => Promise<void>, sendJitter?: Wi
         p50: ms(histogram.percentile(50)),
         p99: ms(histogram.percentile(99)),
         max: ms(histogram.max),
+        windowUs: { from: fromUs, to: nowUs() },
         ...(sendJitter ? { sendJitter: sendJitter.read() } : {}),
       };
       send({ type: 'loop-delay', delay });

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { BYTES_PER_SAMPLE, FRAME_BYTES, SAMPLE_RATE } from '../src/audio/constants.js';
@@ -186,7 +187,7 @@ function startRelayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string)
   };
 }
 
-function summarize(cfg: PhonesStart, tracks: CallTrack[], from: number, to: number, setupMs: number, dropped: number, errors: string[]): PhoneSideResult {
+function summarize(cfg: PhonesStart, tracks: CallTrack[], from: number, to: number, setupMs: number, dropped: number, errors: string[]): Omit<PhoneSideResult, 'loopDelayMs'> {
   const latency = new Samples();
   const roundTrip = new Samples();
   const jitter = new Samples();
@@ -255,16 +256,22 @@ async function run(cfg: PhonesStart): Promise<void> {
 
   await sleep(cfg.warmupMs);
   const droppedBefore = load.dropped();
+  // The same resolution and reading as the target's (loop-delay.ts): what exceeds the timer interval.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const from = epochNow();
   send({ type: 'window', edge: 'start' });
   await sleep(cfg.seconds * 1000);
   const to = epochNow();
+  loopDelay.disable();
   send({ type: 'window', edge: 'end' });
   const dropped = load.dropped() - droppedBefore;
   // Frames sent just before the end are still on their way.
   await sleep(cfg.graceMs);
   await load.close();
-  const result = summarize(cfg, tracks, from, to, setupMs, dropped, errors);
+  const delayMs = (ns: number) => Math.max(0, ns / 1e6 - 5);
+  const loopDelayMs = { p50: delayMs(loopDelay.percentile(50)), p99: delayMs(loopDelay.percentile(99)), max: delayMs(loopDelay.max) };
+  const result = { ...summarize(cfg, tracks, from, to, setupMs, dropped, errors), loopDelayMs };
   for (const client of agent.clients) client.terminate();
   await new Promise<void>((resolve) => agent.close(() => resolve()));
   send({ type: 'result', result });

@@ -51,6 +51,8 @@ export interface PhoneSideResult {
   roundTripMs: Percentiles;
   /** |inter-arrival - 20 ms| of frames played to the phone. */
   jitterMs: Percentiles;
+  /** This process's own event-loop delay over the window: latency and jitter are stamped here, so they include it. */
+  loopDelayMs: Percentiles;
   phonesErrors: string[];
 }
 
@@ -64,6 +66,8 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /** The measured window on the target's monotonic clock (µs), which its CPU profile uses too. */
+  windowUs: { from: number; to: number };
   /**
    * |interval - 20 ms| between consecutive frames the gateway hands to one phone's socket, over
    * every call: the pacing the gateway itself produces, before loopback and the phones' process.

@@ -1,8 +1,19 @@
 import { cpus, release, totalmem } from 'node:os';
 import type { ScenarioResult } from './scenario.js';
 
-export const TARGETS = { calls: 200, addedLatencyP99Ms: 2, jitterP99Ms: 3 } as const;
+/** Issue 12's targets, each against the relay (or raw) measured in the same run. */
+export const TARGETS = {
+  calls: 200,
+  cpuVsRelay: 1.5,
+  vendorCpuVsRaw: 1.3,
+  latencyP99VsRelay: 2,
+  jitterP99VsRelay: 1.5,
+  roundTripP50Ms: 25,
+  roundTripP99Ms: 45,
+} as const;
 export const MAX_N_LATENCY_P99_MS = 20;
+/** --find-max: the gateway's largest N against the relay's, same run. */
+export const MAX_N_VS_RELAY = 0.8;
 
 export function machine(): string[] {
   const cpu = cpus();
@@ -20,6 +31,10 @@ const pct = (v: number) => `${v.toFixed(0)} %`;
 export function lost(r: ScenarioResult): number {
   const p = r.phones;
   return p.lostToAgent + p.lostEcho + p.droppedAtPhone;
+}
+
+export function reordered(r: ScenarioResult): number {
+  return r.phones.outOfOrderAtAgent + r.phones.outOfOrderEcho;
 }
 
 /** Rows of the results table: label, then one cell per scenario. */
@@ -53,6 +68,7 @@ export function resultRows(results: ScenarioResult[], baseline: ScenarioResult |
     row('target RSS end / peak (MB)', (r) => `${r.targetRssMb.toFixed(0)} / ${r.targetRssPeakMb.toFixed(0)}`),
     row('target event-loop delay p99 (ms)', (r) => ms(r.targetLoopDelay.p99)),
     row('phones + agent process CPU', (r) => pct(r.phonesCpuPct)),
+    row('phones + agent event-loop delay p99 (ms)', (r) => ms(r.phones.loopDelayMs.p99)),
     row('machine load average (1 min)', (r) => r.loadAverage.toFixed(1)),
   ];
 }
@@ -71,22 +87,27 @@ export function ratioRows(results: ScenarioResult[], baseline: ScenarioResult): 
   ];
 }
 
-export function targetRows(results: ScenarioResult[], baseline: ScenarioResult | undefined): string[][] {
+/** One row per target of issue 12: the measured value and met / MISSED, per gateway format. */
+export function targetRows(results: ScenarioResult[], baseline: ScenarioResult): string[][] {
+  const gw = results.filter((r) => r.mode === 'gateway');
+  const raw = gw.find((r) => r.format === 'raw');
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  return results
-    .filter((r) => r.mode === 'gateway')
-    .map((r) => {
-      const addedP99 = baseline ? r.phones.latencyMs.p99 - baseline.phones.latencyMs.p99 : Number.NaN;
-      return [
-        r.name,
-        `${verdict(r.phones.callsLive >= TARGETS.calls && lost(r) === 0)} (${r.phones.callsLive} calls, ${lost(r)} lost)`,
-        `${verdict(addedP99 < TARGETS.addedLatencyP99Ms)} (${ms(addedP99)} ms)`,
-        `${verdict(r.phones.jitterMs.p99 < TARGETS.jitterP99Ms)} (${ms(r.phones.jitterMs.p99)} ms)`,
-      ];
-    });
+  const x = (v: number) => `${v.toFixed(2)}x`;
+  const cell = (value: number, limit: number, show: (v: number) => string) =>
+    Number.isFinite(value) ? `${show(value)} ${verdict(value <= limit)}` : '-';
+  const row = (label: string, pick: (r: ScenarioResult) => string) => [label, ...gw.map(pick)];
+  return [
+    row(`CPU / relay <= ${TARGETS.cpuVsRelay}x (raw)`, (r) => (r.format === 'raw' ? cell(r.targetCpuPct / baseline.targetCpuPct, TARGETS.cpuVsRelay, x) : '-')),
+    row(`CPU / raw <= ${TARGETS.vendorCpuVsRaw}x (vendor)`, (r) => (r.format === 'vendor' && raw ? cell(r.targetCpuPct / raw.targetCpuPct, TARGETS.vendorCpuVsRaw, x) : '-')),
+    row(`latency p99 / relay <= ${TARGETS.latencyP99VsRelay}x`, (r) => cell(r.phones.latencyMs.p99 / baseline.phones.latencyMs.p99, TARGETS.latencyP99VsRelay, x)),
+    row(`jitter p99 at the phones / relay <= ${TARGETS.jitterP99VsRelay}x`, (r) => cell(r.phones.jitterMs.p99 / baseline.phones.jitterMs.p99, TARGETS.jitterP99VsRelay, x)),
+    row(`echo round trip p50 <= ${TARGETS.roundTripP50Ms} ms`, (r) => cell(r.phones.roundTripMs.p50, TARGETS.roundTripP50Ms, (v) => `${ms(v)} ms`)),
+    row(`echo round trip p99 <= ${TARGETS.roundTripP99Ms} ms`, (r) => cell(r.phones.roundTripMs.p99, TARGETS.roundTripP99Ms, (v) => `${ms(v)} ms`)),
+    row(`${TARGETS.calls} calls, none lost or reordered`, (r) => `${r.phones.callsLive} live, ${lost(r)} lost, ${reordered(r)} reordered ${verdict(r.phones.callsLive >= TARGETS.calls && lost(r) === 0 && reordered(r) === 0)}`),
+  ];
 }
 
-export const TARGET_HEADER = ['', `${TARGETS.calls} calls, no frame lost`, `added latency p99 < ${TARGETS.addedLatencyP99Ms} ms`, `jitter p99 < ${TARGETS.jitterP99Ms} ms`];
+export const targetHeader = (results: ScenarioResult[]): string[] => ['target (issue 12)', ...results.filter((r) => r.mode === 'gateway').map((r) => r.name)];
 
 export function textTable(header: string[], rows: string[][]): string {
   const all = [header, ...rows];

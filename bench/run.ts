@@ -1,17 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { killChildren, REPO } from './proc.js';
+import { profileSummary, type ProfiledWindow } from './profile.js';
 import type { Format } from './protocol.js';
 import {
   lost,
   machine,
   markdownTable,
   MAX_N_LATENCY_P99_MS,
+  MAX_N_VS_RELAY,
   ratioRows,
   resultRows,
-  TARGET_HEADER,
+  targetHeader,
   targetRows,
   textTable,
 } from './report.js';
@@ -25,7 +27,8 @@ const USAGE = `npm run bench -- [options]
   --calls N        concurrent calls (default 200)
   --seconds S      measured seconds per scenario (default 30; 10 with --find-max)
   --formats LIST   stream formats to measure: raw,vendor (default both)
-  --find-max       step N up (--start, --step) until a call loses a frame or p99 >= ${MAX_N_LATENCY_P99_MS} ms
+  --find-max       step N up (--start, --step) until a call loses a frame or p99 >= ${MAX_N_LATENCY_P99_MS} ms,
+                   the relay first, then each format; the gateway's N against the relay's
   --start N        first N of --find-max (default 200)
   --step N         step of --find-max (default 100)
   --max-calls N    highest N --find-max tries (default 2000)
@@ -105,7 +108,15 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 
 function scenario(mode: 'gateway' | 'relay', format: Format, n: number, secs: number): Promise<ScenarioResult> {
   log(`${mode === 'relay' ? 'baseline relay' : `gateway ${format}`}: ${n} calls for ${secs} s`);
-  return runScenario({ mode, format, calls: n, seconds: secs, workDir, wavPath, cpuProfDir: mode === 'gateway' ? profileDir : null, log });
+  return runScenario({ mode, format, calls: n, seconds: secs, workDir, wavPath, cpuProfDir: profileDir, log });
+}
+
+/** With --cpu-prof: where each target spent its measured window. */
+function printProfiles(results: ScenarioResult[], since: number): void {
+  if (!profileDir) return;
+  const windows: ProfiledWindow[] = results.map((r) => ({ label: `${r.name}, ${r.phones.callsRequested} calls`, pid: r.targetPid, windowUs: r.targetLoopDelay.windowUs }));
+  const lines = profileSummary(profileDir, since, windows);
+  if (lines.length) log(`\n${lines.join('\n')}`);
 }
 
 function printTargetLogs(results: ScenarioResult[]): void {
@@ -115,39 +126,6 @@ function printTargetLogs(results: ScenarioResult[]): void {
     for (const line of r.targetLogTail) log(`  ${line}`);
   }
   for (const r of results) for (const e of r.phones.phonesErrors) log(`${r.name}: ${e}`);
-}
-
-/** The hottest functions (self time) of the newest profile in `dir`. */
-function profileSummary(dir: string, since: number): string[] {
-  const fresh = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => path.join(dir, f))
-    .filter((f) => statSync(f).mtimeMs >= since);
-  const lines: string[] = [];
-  for (const file of fresh) {
-    interface Node {
-      id: number;
-      hitCount?: number;
-      callFrame: { functionName: string; url: string; lineNumber: number };
-    }
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number; samples: number[] };
-    const interval = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
-    const self = new Map<string, number>();
-    let total = 0;
-    for (const node of profile.nodes) {
-      const hits = node.hitCount ?? 0;
-      total += hits;
-      const { functionName, url, lineNumber } = node.callFrame;
-      const where = url ? `${url.replace(`file://${REPO}/`, '').replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : '';
-      const key = `${functionName || '(anonymous)'} ${where}`.trim();
-      self.set(key, (self.get(key) ?? 0) + hits);
-    }
-    lines.push(`${path.relative(REPO, file)} (${((total * interval) / 1000).toFixed(1)} s sampled), hottest by self time:`);
-    for (const [key, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-      lines.push(`  ${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
-    }
-  }
-  return lines;
 }
 
 /** Replaces the text between `<!-- bench:name -->` markers of docs/performance.md (or adds it). */
@@ -182,10 +160,9 @@ async function mainRun(): Promise<void> {
   const ratios = ratioRows(results, baseline);
   log(textTable(ratios[0]!, ratios.slice(1)));
   log('');
-  log(textTable(TARGET_HEADER, targetRows(results, baseline)));
+  log(textTable(targetHeader(results), targetRows(results, baseline)));
   printTargetLogs(results);
-  const profile = profileDir ? profileSummary(profileDir, began) : [];
-  if (profile.length) log(`\n${profile.join('\n')}`);
+  printProfiles(results, began);
   if (args['no-write']) return;
   writeSection(
     'results',
@@ -200,9 +177,9 @@ async function mainRun(): Promise<void> {
       '',
       markdownTable(ratios[0]!, ratios.slice(1)),
       '',
-      '### Targets (issue 4)',
+      '### Targets (issue 12)',
       '',
-      markdownTable(TARGET_HEADER, targetRows(results, baseline)),
+      markdownTable(targetHeader(results), targetRows(results, baseline)),
     ].join('\n'),
   );
 }
@@ -214,15 +191,19 @@ async function findMaxRun(): Promise<void> {
   const passes = (r: ScenarioResult) =>
     r.phones.callsLive === r.phones.callsRequested && lost(r) === 0 && r.phones.latencyMs.p99 < MAX_N_LATENCY_P99_MS;
   const rows: string[][] = [];
-  const best = new Map<Format, number>();
-  for (const format of formats) {
+  const best = new Map<string, number>();
+  const targets: { mode: 'gateway' | 'relay'; format: Format; name: string }[] = [
+    { mode: 'relay', format: 'raw', name: 'relay' },
+    ...formats.map((format) => ({ mode: 'gateway' as const, format, name: format })),
+  ];
+  for (const { mode, format, name } of targets) {
     let n = start;
     let good = 0;
     while (n <= maxCalls) {
-      const r = await scenario('gateway', format, n, seconds);
+      const r = await scenario(mode, format, n, seconds);
       const ok = passes(r);
       const p = r.phones;
-      const row = [format, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : 'fail'];
+      const row = [name, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : 'fail'];
       rows.push(row);
       log(`  -> ${row.join('  ')}`);
       if (!ok) {
@@ -236,11 +217,17 @@ async function findMaxRun(): Promise<void> {
       good = n;
       n += step;
     }
-    best.set(format, good);
+    best.set(name, good);
   }
-  const head = ['format', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'gateway CPU', 'phones CPU', 'gateway RSS MB', ''];
+  const relayBest = best.get('relay') ?? 0;
+  const versus = (n: number) => (relayBest > 0 ? `${((n / relayBest) * 100).toFixed(0)} % of the relay's` : 'the relay found none');
+  const verdicts = [...best]
+    .filter(([name]) => name !== 'relay')
+    .map(([name, n]) => `- **${name}: ${n || 'none'}**, ${versus(n)} (target >= ${MAX_N_VS_RELAY * 100} %: ${relayBest > 0 && n / relayBest >= MAX_N_VS_RELAY ? 'met' : 'MISSED'})`);
+  const head = ['target', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'target CPU', 'phones CPU', 'target RSS MB', ''];
   log(`\n${textTable(head, rows)}\n`);
-  for (const [format, n] of best) log(`largest N with zero loss and p99 < ${MAX_N_LATENCY_P99_MS} ms, ${format}: ${n || 'none'}`);
+  for (const [name, n] of best) log(`largest N with zero loss and p99 < ${MAX_N_LATENCY_P99_MS} ms, ${name}: ${n || 'none'}`);
+  for (const line of verdicts) log(line);
   if (args['no-write']) return;
   writeSection(
     'max',
@@ -249,7 +236,8 @@ async function findMaxRun(): Promise<void> {
       '',
       header(),
       '',
-      ...[...best].map(([format, n]) => `- **${format}: ${n || 'none'}** (N stepped by ${step} from ${start}, ${seconds} s each; highest tried ${maxCalls})`),
+      `- **relay: ${relayBest || 'none'}** (N stepped by ${step} from ${start}, ${seconds} s each; highest tried ${maxCalls})`,
+      ...verdicts,
       '',
       markdownTable(head, rows),
     ].join('\n'),
@@ -269,7 +257,7 @@ async function webhooksRun(): Promise<void> {
     log,
   });
   log(`\n${textTable(['', 'value'], webhookRows(result))}`);
-  const profile = profileDir ? profileSummary(profileDir, began) : [];
+  const profile = profileDir ? profileSummary(profileDir, began, [{ label: 'gateway while draining', pid: result.gatewayPid, windowUs: result.loopDelay.windowUs }]) : [];
   if (profile.length) log(`\n${profile.join('\n')}`);
   if (args['no-write']) return;
   writeSection('webhooks', [`## Webhook delivery from a backlog of ${result.events} webhooks`, '', header(), '', webhookTable(result)].join('\n'));

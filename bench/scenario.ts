@@ -21,6 +21,8 @@ export interface ScenarioOptions {
 
 export interface ScenarioResult {
   name: string;
+  /** The target's process id (its CPU profile is named after it). */
+  targetPid: number;
   mode: Mode;
   format: Format;
   phones: PhoneSideResult;
@@ -136,6 +138,8 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     if (outcome.type === 'error') throw new Error(`phones process failed: ${outcome.message}`);
     return {
       name,
+      // Profiles are taken in single-target runs; with several gateways, the first one's.
+      targetPid: targets[0]!.pid,
       mode: o.mode,
       format: o.format,
       phones: outcome.result,

@@ -23,6 +23,7 @@ export interface WebhookBenchOptions {
 
 export interface WebhookBenchResult {
   options: Omit<WebhookBenchOptions, 'workDir' | 'log' | 'cpuProfDir'>;
+  gatewayPid: number;
   events: number;
   delivered: number;
   duplicates: number;
@@ -172,6 +173,7 @@ export async function runWebhookBench(o: WebhookBenchOptions): Promise<WebhookBe
     gateway.send({ type: 'loop-delay-read' });
     const drainMs = done.lastAt - releasedAt;
     return {
+      gatewayPid: gateway.pid,
       options: { phones: o.phones, calls: o.calls, eventsPerCall: o.eventsPerCall, answerMs: o.answerMs, baselineSeconds: o.baselineSeconds },
       events,
       delivered: done.count,

@@ -115,7 +115,8 @@ export class AudioPeer {
       });
       return false;
     }
-    this.ws.send(data, { binary: typeof data !== 'string' });
+    // ws sends a Buffer as binary and a string as text; no options object per frame.
+    this.ws.send(data);
     return true;
   }
 

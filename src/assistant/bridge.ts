@@ -1,7 +1,7 @@
 import { Resampler, SAMPLE_RATE } from '../audio/index.js';
 import type { Call } from '../calls/index.js';
 import type { Logger } from '../log.js';
-import type { CallAudio } from '../media/index.js';
+import type { CallAudio, PlayoutSource } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings } from '../settings/index.js';
 import type { AssistantStatus } from './model.js';
@@ -77,36 +77,42 @@ export function cleanMessage(args: unknown): RecordedMessage {
 }
 
 /**
+ * Where a bridge is in its life. Only `live` bridges audio both ways; `draining` plays what is
+ * queued (the goodbye, or the failure tone) and then hangs up; `failed` is a failure before the
+ * call's audio was bridged (nothing to play, the call is left alone).
+ */
+type Lifecycle =
+  | { phase: 'idle' }
+  | { phase: 'connecting'; client?: RealtimeClient }
+  | { phase: 'ready'; client: RealtimeClient }
+  | { phase: 'live'; client: RealtimeClient; source: PlayoutSource; unlisten: () => void }
+  | { phase: 'draining'; client: RealtimeClient | undefined; source: PlayoutSource | undefined; hangup: () => void }
+  | { phase: 'failed' }
+  | { phase: 'stopped' };
+
+export type BridgePhase = Lifecycle['phase'];
+
+/**
  * One call's assistant: a Realtime session bridged to the call's audio. `connect()` opens the model
- * socket and waits for the session to be confirmed; `attach()` (once the call is active) streams
- * the caller up at 24 kHz, plays the model down at 16 kHz, and asks the model to greet.
+ * socket and waits for the session to be confirmed; `attach()` (once the call's audio has started)
+ * streams the caller up at 24 kHz, plays the model down at 16 kHz, and asks the model to greet.
  */
 export class AssistantBridge {
-  private client: RealtimeClient | undefined;
+  private life: Lifecycle = { phase: 'idle' };
   private readonly abort = new AbortController();
   private readonly up = new Resampler(SAMPLE_RATE, REALTIME_SAMPLE_RATE);
   private readonly down = new Resampler(REALTIME_SAMPLE_RATE, SAMPLE_RATE);
-  private audio: CallAudio | undefined;
-  private source: ReturnType<CallAudio['source']> | undefined;
-  private unlisten: (() => void) | undefined;
   private pushed = 0;
   private items: QueuedItem[] = [];
   private readonly cut = new Set<string>();
   private responseTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
-  private pendingHangup: (() => void) | undefined;
-  private ending = false;
-  private stopped = false;
   status: AssistantStatus = 'waiting';
 
   constructor(private readonly o: BridgeOptions) {}
 
-  get connected(): boolean {
-    return this.client !== undefined && !this.stopped;
-  }
-
-  get attached(): boolean {
-    return this.audio !== undefined;
+  get phase(): BridgePhase {
+    return this.life.phase;
   }
 
   private setStatus(status: AssistantStatus, error?: string): void {
@@ -118,9 +124,16 @@ export class AssistantBridge {
     return { callId: this.o.call.id, deviceId: this.o.call.deviceId };
   }
 
+  /** The model client of a bridge that has one open. */
+  private get client(): RealtimeClient | undefined {
+    const life = this.life;
+    return life.phase === 'connecting' || life.phase === 'ready' || life.phase === 'live' || life.phase === 'draining' ? life.client : undefined;
+  }
+
   /** Opens the model socket; false (with status `error`) when that failed. */
   async connect(): Promise<boolean> {
-    if (this.stopped) return false;
+    if (this.life.phase !== 'idle') return false;
+    this.life = { phase: 'connecting' };
     this.setStatus('connecting');
     let client: RealtimeClient;
     try {
@@ -134,15 +147,15 @@ export class AssistantBridge {
         ...(this.o.connectTimeoutMs ? { connectTimeoutMs: this.o.connectTimeoutMs } : {}),
       });
     } catch (err) {
-      if (this.stopped) return false;
+      if (this.life.phase !== 'connecting') return false;
       this.fail(err instanceof RealtimeError ? err.message : 'The assistant model could not be reached');
       return false;
     }
-    if (this.stopped) {
+    if (this.life.phase !== 'connecting') {
       void client.close();
       return false;
     }
-    this.client = client;
+    this.life = { phase: 'connecting', client };
     client.on('error', (err) => this.onError(err));
     client.on('close', (close) => this.onClose(close));
     const confirmed = await new Promise<boolean>((resolve) => {
@@ -157,11 +170,12 @@ export class AssistantBridge {
       client.once('sessionUpdated', done);
       client.once('close', () => done());
     });
-    if (this.stopped) return false;
+    if (this.life.phase !== 'connecting') return false;
     if (!confirmed) {
       this.fail(`The assistant model did not confirm the session within ${this.o.responseTimeoutMs} ms`);
       return false;
     }
+    this.life = { phase: 'ready', client };
     client.on('audio', (chunk) => this.onAudio(chunk));
     client.on('speechStarted', () => this.onSpeechStarted());
     client.on('callerTranscript', (t) => this.o.transcript('caller', t));
@@ -175,16 +189,14 @@ export class AssistantBridge {
     return true;
   }
 
-  /** Bridges the call's audio and lets the assistant greet first. */
+  /** Bridges the call's audio and lets the assistant greet first (a `ready` bridge only). */
   attach(audio: CallAudio): void {
-    const client = this.client;
-    if (this.stopped || !client || this.audio) return;
-    this.audio = audio;
-    this.source = audio.source(SOURCE_ID, (name) => this.onMark(name));
-    this.unlisten = audio.listen((frame) => {
-      const pcm = this.up.process(frame);
-      return client.appendAudio(pcm);
-    });
+    const life = this.life;
+    if (life.phase !== 'ready') return;
+    const { client } = life;
+    const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
+    const unlisten = audio.listen((frame) => client.appendAudio(this.up.process(frame)));
+    this.life = { phase: 'live', client, source, unlisten };
     this.setStatus('live');
     client.createResponse();
     this.responseTimer = setTimeout(
@@ -196,13 +208,15 @@ export class AssistantBridge {
 
   /** Hands the call back or follows its end: the model socket closes, the call is left alone. */
   stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
+    const life = this.life;
+    if (life.phase === 'stopped') return;
+    const client = this.client;
+    this.life = { phase: 'stopped' };
     this.abort.abort();
     this.clearTimers();
-    this.unlisten?.();
-    this.source?.remove();
-    void this.client?.close();
+    if (life.phase === 'live') life.unlisten();
+    if (life.phase === 'live' || life.phase === 'draining') life.source?.remove();
+    void client?.close();
   }
 
   private clearTimers(): void {
@@ -217,8 +231,8 @@ export class AssistantBridge {
 
   private onAudio(chunk: RealtimeAudioChunk): void {
     this.answered();
-    const source = this.source;
-    if (!source || this.ending || this.cut.has(chunk.itemId)) return;
+    const life = this.life;
+    if (life.phase !== 'live' || this.cut.has(chunk.itemId)) return;
     const pcm = this.down.process(chunk.pcm);
     if (pcm.length === 0) return;
     const last = this.items.at(-1);
@@ -226,22 +240,17 @@ export class AssistantBridge {
       this.items.push({ itemId: chunk.itemId, contentIndex: chunk.contentIndex, start: this.pushed });
     }
     this.pushed += pcm.length;
-    source.push(pcm);
+    life.source.push(pcm);
     // Items the caller has heard to the end are of no use for truncation any more.
-    const played = this.played();
+    const played = this.pushed - life.source.queuedBytes();
     while (this.items.length > 1 && this.items[1]!.start <= played) this.items.shift();
-  }
-
-  /** Bytes of model audio the phone has been sent so far. */
-  private played(): number {
-    return this.pushed - (this.audio?.playout.pendingBytes(SOURCE_ID) ?? 0);
   }
 
   /** Barge-in: drop what the caller has not heard and tell the model where it was cut. */
   private onSpeechStarted(): void {
-    const source = this.source;
-    if (!source || this.ending) return;
-    const pending = this.audio?.playout.pendingBytes(SOURCE_ID) ?? 0;
+    const life = this.life;
+    if (life.phase !== 'live') return;
+    const pending = life.source.queuedBytes();
     if (pending === 0) return;
     const played = this.pushed - pending;
     let current: QueuedItem | undefined;
@@ -249,19 +258,19 @@ export class AssistantBridge {
       if (item.start <= played) current = item;
       else this.cut.add(item.itemId);
     }
-    source.clear();
+    life.source.clear();
     this.pushed = played;
     this.items = [];
     if (!current) return;
     this.cut.add(current.itemId);
     const audioEndMs = Math.floor((played - current.start) / BYTES_PER_MS);
-    this.client?.truncate(current.itemId, current.contentIndex, audioEndMs);
+    life.client.truncate(current.itemId, current.contentIndex, audioEndMs);
     this.o.log.debug({ ...this.logCtx, itemId: current.itemId, audioEndMs }, 'assistant interrupted by the caller');
   }
 
   private async onFunctionCall(call: RealtimeFunctionCall): Promise<void> {
     const client = this.client;
-    if (!client || this.stopped) return;
+    if (!client) return;
     this.answered();
     if (call.name === RECORD_MESSAGE_TOOL) {
       let output: Record<string, unknown>;
@@ -272,7 +281,7 @@ export class AssistantBridge {
         this.o.log.error({ ...this.logCtx, err }, 'could not store the assistant message');
         output = { ok: false, error: 'The message could not be saved.' };
       }
-      if (this.stopped) return;
+      if (this.life.phase === 'stopped') return;
       client.sendFunctionOutput(call.callId, output);
       client.createResponse();
     } else if (call.name === END_CALL_TOOL) {
@@ -286,25 +295,25 @@ export class AssistantBridge {
 
   /** Hangs up once what is queued (the goodbye, or the failure tone) has been played. */
   private finish(reason: string): void {
-    if (this.ending) return;
-    this.ending = true;
-    this.unlisten?.();
-    this.unlisten = undefined;
+    const life = this.life;
+    if (life.phase !== 'live' && life.phase !== 'ready') return;
+    let hungUp = false;
     const hangup = (): void => {
+      if (hungUp) return;
+      hungUp = true;
       clearTimeout(this.drainTimer);
       this.o.hangup(reason);
     };
+    const source = life.phase === 'live' ? life.source : undefined;
+    if (life.phase === 'live') life.unlisten();
+    this.life = { phase: 'draining', client: this.client, source, hangup };
     this.drainTimer = setTimeout(hangup, this.o.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
-    this.pendingHangup = hangup;
-    if (this.source) this.source.mark(END_MARK);
+    if (source) source.mark(END_MARK);
     else hangup();
   }
 
   private onMark(name: string): void {
-    if (name !== END_MARK || this.stopped) return;
-    const hangup = this.pendingHangup;
-    this.pendingHangup = undefined;
-    hangup?.();
+    if (name === END_MARK && this.life.phase === 'draining') this.life.hangup();
   }
 
   private onError(err: RealtimeError): void {
@@ -316,8 +325,8 @@ export class AssistantBridge {
   }
 
   private onClose(close: RealtimeClose): void {
-    if (this.stopped || this.status === 'error') return;
-    if (this.ending) return;
+    const phase = this.life.phase;
+    if (phase !== 'connecting' && phase !== 'ready' && phase !== 'live') return;
     this.fail(`The assistant model closed the connection (code ${close.code}${close.reason ? `: ${close.reason}` : ''})`);
   }
 
@@ -327,17 +336,22 @@ export class AssistantBridge {
    * gateway hangs up.
    */
   private fail(error: string): void {
-    if (this.stopped || this.status === 'error') return;
+    const life = this.life;
+    if (life.phase === 'stopped' || life.phase === 'failed' || this.status === 'error') return;
     this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
     this.setStatus('error', error);
     this.clearTimers();
     this.abort.abort();
     void this.client?.close();
-    const source = this.source;
-    if (source && !this.ending) {
-      source.clear();
-      source.push(failureTone());
+    if (life.phase === 'live') {
+      life.source.clear();
+      life.source.push(failureTone());
       this.finish(`the assistant failed: ${error}`);
+      if (this.life.phase === 'draining') this.life.client = undefined;
+    } else if (life.phase === 'draining') {
+      life.client = undefined;
+    } else {
+      this.life = { phase: 'failed' };
     }
   }
 }

@@ -3,7 +3,7 @@ import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
 import type { Logger } from '../log.js';
-import type { MediaRouter } from '../media/index.js';
+import type { CallAudio, MediaRouter } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo } from '../store/index.js';
@@ -45,6 +45,7 @@ export class AssistantService implements IncomingAssistant {
 
   constructor(private readonly o: AssistantServiceOptions) {
     o.calls.on('change', (change) => this.onChange(change));
+    o.media.on('started', (audio, call) => this.onAudioStarted(audio, call));
     // The call's phone moved to another node: the model session here ends, the call goes on there.
     o.calls.on('released', (call) => {
       this.states.get(call.id)?.bridge?.stop();
@@ -219,30 +220,32 @@ export class AssistantService implements IncomingAssistant {
   }
 
   private attachIfActive(callId: string, state: AssistantState): void {
-    const bridge = state.bridge;
     const audio = this.o.media.get(callId);
-    if (bridge?.connected && !bridge.attached && audio) bridge.attach(audio);
+    if (audio) state.bridge?.attach(audio);
   }
 
-  private onChange({ call }: CallChange): void {
+  /** The call was answered: a connected assistant bridges its audio; one given the call while it was dialling connects now. */
+  private onAudioStarted(audio: CallAudio, call: Call): void {
     const state = this.states.get(call.id);
-    if (state && isFinal(call.state)) this.retention.callEnded(call.id);
-    if (!state?.bridge) return;
-    const bridge = state.bridge;
-    if (isFinal(call.state)) {
-      bridge.stop();
-      state.bridge = undefined;
-      if (state.status !== 'error') state.status = 'ended';
-      return;
-    }
-    if (call.state !== 'active' && call.state !== 'held') return;
-    if (bridge.connected) {
-      this.attachIfActive(call.id, state);
-    } else if (state.status === 'waiting') {
-      // An outgoing call the assistant was given before it was picked up.
+    const bridge = state?.bridge;
+    if (!bridge) return;
+    if (bridge.phase === 'ready') {
+      bridge.attach(audio);
+    } else if (bridge.phase === 'idle') {
       void bridge.connect().then((ok) => {
         if (ok && state.bridge === bridge) this.attachIfActive(call.id, state);
       });
     }
+  }
+
+  private onChange({ call }: CallChange): void {
+    const state = this.states.get(call.id);
+    if (!state || !isFinal(call.state)) return;
+    this.retention.callEnded(call.id);
+    const bridge = state.bridge;
+    if (!bridge) return;
+    bridge.stop();
+    state.bridge = undefined;
+    if (state.status !== 'error') state.status = 'ended';
   }
 }

@@ -1,3 +1,5 @@
+import { finishSamples, newSamples, samplesOf } from './pcm.js';
+
 // ITU-T G.711 mu-law, as in the reference implementation (bias 0x84, clip 32635).
 const BIAS = 0x84;
 const CLIP = 32635;
@@ -40,11 +42,9 @@ export function decodeMulawSample(byte: number): number {
  */
 export function pcm16kToMulaw8k(pcm: Buffer): Buffer {
   const pairs = pcm.length >> 2;
+  const s = samplesOf(pcm);
   const out = Buffer.allocUnsafe(pairs);
-  for (let i = 0; i < pairs; i++) {
-    const sum = pcm.readInt16LE(i * 4) + pcm.readInt16LE(i * 4 + 2);
-    out[i] = ENCODE[(sum >> 1) & 0xffff]!;
-  }
+  for (let i = 0; i < pairs; i++) out[i] = ENCODE[((s[2 * i]! + s[2 * i + 1]!) >> 1) & 0xffff]!;
   return out;
 }
 
@@ -60,16 +60,16 @@ export class MulawUpsampler {
   private last = 0;
 
   push(mu: Buffer): Buffer {
-    const out = Buffer.allocUnsafe(mu.length * 4);
+    const { bytes, samples } = newSamples(mu.length * 2);
     let prev = this.last;
     for (let i = 0; i < mu.length; i++) {
       const s = DECODE[mu[i]!]!;
-      out.writeInt16LE((prev + s) >> 1, i * 4);
-      out.writeInt16LE(s, i * 4 + 2);
+      samples[2 * i] = (prev + s) >> 1;
+      samples[2 * i + 1] = s;
       prev = s;
     }
     this.last = prev;
-    return out;
+    return finishSamples(bytes);
   }
 
   reset(): void {

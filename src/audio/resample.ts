@@ -1,3 +1,5 @@
+import { finishSamples, newSamples, samplesOf } from './pcm.js';
+
 export interface ResamplerOptions {
   /** Taps of each polyphase branch: more gives a sharper filter, more delay and more work. */
   tapsPerPhase?: number;
@@ -115,12 +117,13 @@ export class Resampler {
       this.work = grown;
     }
     const work = this.work;
-    for (let i = 0; i < n; i++) work[kept + i] = input.readInt16LE(i * 2);
+    const samples = samplesOf(input);
+    for (let i = 0; i < n; i++) work[kept + i] = samples[i]!;
 
     const end = n * up;
     let t = this.position;
     const count = t < end ? Math.ceil((end - t) / down) : 0;
-    const out = Buffer.allocUnsafe(count * 2);
+    const out = newSamples(count);
     for (let o = 0; o < count; o++, t += down) {
       const b = Math.floor(t / up);
       const offset = (t - b * up) * taps;
@@ -128,10 +131,10 @@ export class Resampler {
       let acc = 0;
       for (let j = 0; j < taps; j++) acc += branches[offset + j]! * work[newest - j]!;
       const s = Math.round(acc);
-      out.writeInt16LE(s > 32767 ? 32767 : s < -32768 ? -32768 : s, o * 2);
+      out.samples[o] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
     }
     this.position = t - end;
     work.copyWithin(0, n, n + kept);
-    return out;
+    return finishSamples(out.bytes);
   }
 }

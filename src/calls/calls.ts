@@ -70,7 +70,6 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
 export class CallService extends EventEmitter<{
   change: [CallChange];
   incoming: [Call];
-  audio: [deviceId: string, frame: Buffer];
   dtmf: [callId: string, digits: string];
   resumed: [ResumedCall];
   released: [Call];
@@ -329,10 +328,6 @@ export class CallService extends EventEmitter<{
 
   onEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
     return this.withDeviceLock(deviceId, () => this.applyPhoneEvent(deviceId, event));
-  }
-
-  onAudio(deviceId: string, frame: Buffer): void {
-    this.emit('audio', deviceId, frame);
   }
 
   /** Keypad digits the remote party pressed (protocol extension 1.1); not stored, passed to listeners. */

@@ -1,8 +1,7 @@
-import { BYTES_PER_SAMPLE, FRAME_BYTES, PlayoutBuffer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, PlayoutBuffer, PlayoutPacer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
 
 /** Hears each frame of the remote party; returns false when it could not pass the frame on (its socket is gone). */
 export type FrameListener = (frame: Buffer) => boolean | void;
-export type MarkPlayed = (name: string) => void;
 
 /** Phone frames older than this mean the phone is no longer sending audio. */
 const STREAMING_WINDOW_MS = 500;
@@ -28,15 +27,46 @@ export function maxPendingMarks(queuedBytes: number): number {
   return MARK_ALLOWANCE + Math.floor(queuedBytes / BYTES_PER_MARK);
 }
 
+/** What a source of play-out hears back. */
+export interface SourceEvents {
+  /** A mark of this source: every sample pushed before it has been played (or cleared). */
+  markPlayed?(name: string): void;
+  /** The source has more than MAX_QUEUED_BYTES unplayed: what it pushed is dropped. Once per overflow. */
+  overflow?(): void;
+}
+
+/** A mark a source may not queue: it already has as many waiting as its queued audio allows (maxPendingMarks). */
+export interface MarksFull {
+  waiting: number;
+  queuedBytes: number;
+}
+
+/** One source of audio played into a call: an agent stream, a media socket, the assistant. */
+export interface PlayoutSource {
+  /** 16 kHz s16le of any length, played after what it pushed before. */
+  push(pcm: Buffer): void;
+  /** Queues a mark behind the audio pushed so far (fired at once when none is pending); what was refused, or null. */
+  mark(name: string): MarksFull | null;
+  /** Drops its unplayed audio; its pending marks fire at once. */
+  clear(): void;
+  /** Like clear, and the source is gone. */
+  remove(): void;
+  /** Bytes it pushed that have not been played yet. */
+  queuedBytes(): number;
+}
+
 /**
- * The audio of one call: the remote party's frames fanned out to every listener (agent stream,
- * media sockets, assistant), and one play-out buffer mixing what those sources send into the call,
- * which the shared frame clock drains at exactly one frame per 20 ms.
+ * The audio of one call, as a port: the remote party's frames go out to every listener (agent
+ * stream, media sockets, assistant); sources push audio, marks and clears in, and hear back their
+ * played marks and overflows; the mix goes to the phone at one frame per 20 ms on average, as soon
+ * as each frame may go (audio/pacer.ts), the shared frame clock's `tick` bringing the time. The
+ * play-out buffer is its own: nobody else reads it.
  */
 export class CallAudio {
   private readonly listeners = new Set<FrameListener>();
-  private readonly markListeners = new Map<string, MarkPlayed>();
-  readonly playout = new PlayoutBuffer((source, name) => this.markListeners.get(source)?.(name));
+  private readonly sourceEvents = new Map<string, SourceEvents>();
+  private readonly playout = new PlayoutBuffer((source, name) => this.sourceEvents.get(source)?.markPlayed?.(name));
+  private readonly pacer = new PlayoutPacer(this.playout, (frame) => this.send(frame));
   private lastFrameAt = -Infinity;
   framesIn = 0;
   framesOut = 0;
@@ -69,34 +99,49 @@ export class CallAudio {
     return () => this.listeners.delete(listener);
   }
 
-  /** Registers a play-out source; `onMark` hears its marks once the audio before them has played. */
-  source(id: string, onMark?: MarkPlayed, onOverflow?: () => void): { push(pcm: Buffer): void; mark(name: string): void; clear(): void; remove(): void } {
-    if (onMark) this.markListeners.set(id, onMark);
+  /** Registers a play-out source under an id of its own. */
+  source(id: string, events: SourceEvents = {}): PlayoutSource {
+    this.sourceEvents.set(id, events);
+    const playout = this.playout;
     let overflowed = false;
     return {
       push: (pcm) => {
-        if (this.playout.pendingBytes(id) + pcm.length > MAX_QUEUED_BYTES) {
+        if (playout.pendingBytes(id) + pcm.length > MAX_QUEUED_BYTES) {
           this.drops.queueFullBytes += pcm.length;
-          if (!overflowed) onOverflow?.();
+          if (!overflowed) events.overflow?.();
           overflowed = true;
           return;
         }
         overflowed = false;
-        this.playout.push(id, pcm);
+        playout.push(id, pcm);
+        this.pacer.pushed(pcm.length);
       },
-      mark: (name) => this.playout.mark(id, name),
-      clear: () => this.playout.clear(id),
+      mark: (name) => {
+        const waiting = playout.pendingMarks(id);
+        const queuedBytes = playout.pendingBytes(id);
+        if (waiting >= maxPendingMarks(queuedBytes)) return { waiting, queuedBytes };
+        playout.mark(id, name);
+        return null;
+      },
+      clear: () => {
+        playout.clear(id);
+        this.pacer.cleared();
+      },
       remove: () => {
-        this.playout.removeSource(id);
-        this.markListeners.delete(id);
+        playout.removeSource(id);
+        this.pacer.cleared();
+        this.sourceEvents.delete(id);
       },
+      queuedBytes: () => playout.pendingBytes(id),
     };
   }
 
-  /** One clock tick: the next mixed frame goes to the phone; nothing is sent while idle. */
+  /** One tick of the frame clock: the pacer sends what is due (audio/pacer.ts); nothing is sent while idle. */
   tick(): void {
-    const frame = this.playout.nextFrame();
-    if (!frame || frame.length !== FRAME_BYTES) return;
+    this.pacer.tick();
+  }
+
+  private send(frame: Buffer): void {
     if (this.sendToPhone(frame)) this.framesOut += 1;
     else this.drops.phoneGone += 1;
   }

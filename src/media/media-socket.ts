@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { BYTES_PER_SAMPLE, PCM_FORMAT, SAMPLE_RATE } from '../audio/index.js';
 import type { Call, CallService } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
+import { RawCodec } from '../codecs/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AudioPeer, type PingTimings } from '../socket-guard.js';
-import type { CallAudio } from './call-audio.js';
+import type { CallAudio, PlayoutSource } from './call-audio.js';
 import type { MediaRouter } from './router.js';
 
 /** Resolves for a valid credential; throws the contract's 401 otherwise. */
@@ -48,20 +48,21 @@ export class MediaSockets {
     this.sockets.add(ws);
     const sourceId = `media:${++nextListener}`;
     log.info({ callId: call.id, deviceId: call.deviceId, sourceId }, 'media socket opened');
+    const codec = new RawCodec();
     const peer = new AudioPeer(ws, {
       ...this.o.ping,
-      maxBufferedBytes: SAMPLE_RATE * BYTES_PER_SAMPLE,
+      maxBufferedBytes: codec.bytesPerSecond,
       onCutOff: (reason) => log.warn({ callId: call.id, deviceId: call.deviceId, sourceId, reason }, 'media socket cut off'),
     });
-    peer.send(JSON.stringify({ type: 'start', callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, format: PCM_FORMAT }));
+    for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId })) peer.send(message);
 
     let audio: CallAudio | undefined;
     let stopListening: (() => void) | undefined;
-    let source: ReturnType<CallAudio['source']> | undefined;
+    let source: PlayoutSource | undefined;
     const attach = (a: CallAudio) => {
       audio = a;
-      source = a.source(sourceId, undefined, () => log.warn({ callId: call.id, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess'));
-      stopListening = a.listen((frame) => peer.send(frame));
+      source = a.source(sourceId, { overflow: () => log.warn({ callId: call.id, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess') });
+      stopListening = a.listen((frame) => peer.send(codec.audio(frame)));
     };
     const existing = media.get(call.id);
     if (existing) attach(existing);
@@ -70,7 +71,7 @@ export class MediaSockets {
       if (a.callId === call.id && !audio) attach(a);
     };
     const stop = () => {
-      if (peer.send(JSON.stringify({ type: 'stop', callId: call.id }))) ws.close(1000, 'call ended');
+      if (peer.send(codec.stop())) ws.close(1000, 'call ended');
     };
     const onEnded = (a: CallAudio) => {
       if (a.callId === call.id) stop();
@@ -83,19 +84,13 @@ export class MediaSockets {
     this.o.calls.on('change', onChange);
 
     ws.on('message', (data, isBinary) => {
-      if (isBinary) {
+      // The raw protocol's one parser (codecs/raw.ts); a media client is told what it sent wrong.
+      const message = codec.decode(data as Buffer, isBinary);
+      if (message.kind === 'audio') {
         // Before the call is answered nothing plays what the client sends.
-        if (source) source.push(data as Buffer);
-        else media.drops.noCallBytes += (data as Buffer).length;
-        return;
-      }
-      let message: unknown;
-      try {
-        message = JSON.parse((data as Buffer).toString('utf8'));
-      } catch {
-        message = undefined;
-      }
-      if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'clear') {
+        if (source) source.push(message.pcm);
+        else media.drops.noCallBytes += message.pcm.length;
+      } else if (message.kind === 'clear') {
         source?.clear();
       } else {
         peer.send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'Expected binary PCM or {"type":"clear"}' }));

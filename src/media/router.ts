@@ -9,14 +9,18 @@ import { CallAudio } from './call-audio.js';
 const PHASES = 4;
 
 /**
- * Owns the CallAudio of every call that is active or held, routes phone frames to it by phone,
- * and drives every play-out buffer from one shared drift-free clock.
+ * Owns the CallAudio of every call that is active or held, takes the phones' frames straight from
+ * the phone hub and routes them by phone, and drives every play-out from one shared drift-free
+ * clock. `started` is where everything that uses a call's audio (agent streams, the assistant,
+ * media sockets) attaches; `ended` is where it lets go.
  */
 export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ended: [CallAudio, Call] }> {
   private readonly byCall = new Map<string, CallAudio>();
   private readonly byDevice = new Map<string, CallAudio>();
   private unsubscribeClock: (() => void) | undefined;
-  private readonly phaseOf = new WeakMap<CallAudio, number>();
+  /** The calls playing on each phase of the clock. */
+  private readonly phases: Set<CallAudio>[] = Array.from({ length: PHASES }, () => new Set());
+  private readonly phaseOf = new Map<CallAudio, Set<CallAudio>>();
   private nextPhase = 0;
   /** Frames of the calls whose audio has ended; the live calls' own counts are added when read. */
   private readonly endedFrames = { in: 0, out: 0 };
@@ -35,7 +39,7 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
         burst: 5 * PHASES,
         onError: (err) => o.log.error({ err }, 'play-out tick failed'),
       });
-    o.calls.on('audio', (deviceId, frame) => {
+    o.hub.routeAudio((deviceId, frame) => {
       const audio = this.byDevice.get(deviceId);
       if (audio) audio.fromPhone(frame);
       else o.drops.noCallFrames += 1;
@@ -88,7 +92,9 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     const existing = this.byCall.get(call.id);
     if ((call.state === 'active' || call.state === 'held') && !existing) {
       const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame), this.o.drops);
-      this.phaseOf.set(audio, this.nextPhase);
+      const phase = this.phases[this.nextPhase]!;
+      phase.add(audio);
+      this.phaseOf.set(audio, phase);
       this.nextPhase = (this.nextPhase + 1) % PHASES;
       this.byCall.set(call.id, audio);
       this.byDevice.set(call.deviceId, audio);
@@ -100,6 +106,8 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       existing.stopStreaming();
     } else if (existing && isFinal(call.state)) {
       this.byCall.delete(call.id);
+      this.phaseOf.get(existing)?.delete(existing);
+      this.phaseOf.delete(existing);
       this.endedFrames.in += existing.framesIn;
       this.endedFrames.out += existing.framesOut;
       if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);
@@ -113,8 +121,7 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   }
 
   private readonly tick = (tick: number): void => {
-    const phase = tick % PHASES;
-    for (const audio of this.byCall.values()) if (this.phaseOf.get(audio) === phase) audio.tick();
+    for (const audio of this.phases[tick % PHASES]!) audio.tick();
   };
 
   stop(): void {

@@ -49,7 +49,8 @@ export class PhoneConnection {
   /** Names this socket among the phone's sockets, on every node (a newer one replaces it). */
   readonly id = randomUUID();
   latencyMs: number | undefined;
-  lastSeenAt = new Date().toISOString();
+  /** Kept as a number: it is set by every message, read rarely. */
+  private lastSeenMs = Date.now();
   helloReceived = false;
   /** Binary frames refused for not being 640 bytes. */
   badFrames = 0;
@@ -91,6 +92,10 @@ export class PhoneConnection {
       // While the gateway holds reading, the pong sits unread behind the phone's messages.
       holding: () => this.reading === 'paused',
     });
+  }
+
+  get lastSeenAt(): string {
+    return new Date(this.lastSeenMs).toISOString();
   }
 
   get open(): boolean {
@@ -140,7 +145,7 @@ export class PhoneConnection {
   }
 
   private seen(): void {
-    this.lastSeenAt = new Date().toISOString();
+    this.lastSeenMs = Date.now();
     this.handlers.onSeen();
   }
 

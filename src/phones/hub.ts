@@ -16,7 +16,6 @@ export interface PhoneEventSink {
   onHello(deviceId: string, hello: HelloMessage): Promise<void>;
   /** Applies an event once; returns the callId to name in the `event.ack` (null when no call fits). */
   onEvent(deviceId: string, event: PhoneEvent): Promise<string | null>;
-  onAudio(deviceId: string, frame: Buffer): void;
   onDtmf(deviceId: string, message: DtmfMessage): void;
   onDisconnected(deviceId: string): void;
 }
@@ -50,6 +49,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   private readonly connections = new Map<string, PhoneConnection>();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private sink: PhoneEventSink | undefined;
+  private audioRoute: ((deviceId: string, frame: Buffer) => void) | undefined;
   private readonly lastPersisted = new Map<string, number>();
 
   constructor(private readonly options: PhoneHubOptions) {
@@ -59,6 +59,11 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
 
   setSink(sink: PhoneEventSink): void {
     this.sink = sink;
+  }
+
+  /** Where the phones' audio frames go (the media router): straight there, not through the call domain. Set once at composition. */
+  routeAudio(route: (deviceId: string, frame: Buffer) => void): void {
+    this.audioRoute = route;
   }
 
   connected(deviceId: string): boolean {
@@ -102,7 +107,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       log,
       {
         onMessage: (message) => this.handle(connection, message),
-        onAudio: (frame) => this.sink?.onAudio(deviceId, frame),
+        onAudio: (frame) => this.audioRoute?.(deviceId, frame),
         onSeen: () => this.persistSeen(connection, false),
         onLatency: (rttMs) => {
           this.emit('latency', deviceId, rttMs);

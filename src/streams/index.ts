@@ -1,3 +1,2 @@
 export { StreamManager, type StreamInfo } from './manager.js';
 export { AgentStream, type StreamStatus } from './agent-stream.js';
-export { VendorMessages } from './vendor.js';

@@ -2,7 +2,7 @@ import type { Call, CallChange, CallService, ResumedCall, StreamConfig } from '.
 import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { MediaRouter } from '../media/index.js';
+import type { CallAudio, MediaRouter } from '../media/index.js';
 import type { PingTimings } from '../socket-guard.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import { AgentStream, type StreamStatus } from './agent-stream.js';
@@ -25,8 +25,9 @@ interface StreamState {
 }
 
 /**
- * The agent stream of each call: `waiting` until the call is answered, then dialled; its end
- * follows the call, and an agent that leaves or fails hangs the call up (the spec's stream effects).
+ * The agent stream of each call: `waiting` until the call's audio starts (the media router's
+ * `started`: the call was answered), then dialled; its end follows the call, and an agent that
+ * leaves or fails hangs the call up (the spec's stream effects).
  */
 export class StreamManager {
   private readonly states = new Map<string, StreamState>();
@@ -34,6 +35,10 @@ export class StreamManager {
 
   constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings; outbound: OutboundPolicy }) {
     o.calls.on('change', (change) => this.onChange(change));
+    o.media.on('started', (audio, call) => {
+      const state = this.states.get(call.id);
+      if (state?.status === 'waiting') this.connect(call, state, audio);
+    });
     o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
     o.calls.on('resumed', (resumed) => this.resume(resumed));
     o.calls.on('released', (call) => this.release(call.id));
@@ -70,7 +75,9 @@ export class StreamManager {
         throw err;
       }
     }
-    if (call.state === 'active' || call.state === 'held') this.connect(call, state);
+    // A call that is already answered has its audio; one still ringing or dialling connects on `started`.
+    const audio = this.o.media.get(callId);
+    if (audio && state.status === 'waiting') this.connect(call, state, audio);
     this.o.log.info({ callId, deviceId: call.deviceId, status: state.status }, 'stream attached');
     return { info: this.present(call), call };
   }
@@ -106,13 +113,15 @@ export class StreamManager {
   /**
    * A live call this node did not serve (its node died, or this gateway restarted) whose phone came
    * back: its stream is opened again, and the agent hears `resumed: "true"` in the start message.
+   * The media router, told first, has started the call's audio already; without it, `started` connects it.
    */
   private resume({ call, streamDetached }: ResumedCall): void {
     if (this.states.has(call.id) || !call.stream || streamDetached) return;
     const state: StreamState = { config: call.stream, status: 'waiting', resumed: true };
     this.states.set(call.id, state);
     this.o.log.info({ callId: call.id, deviceId: call.deviceId }, 'opening the agent stream again for a call taken over');
-    this.connect(call, state);
+    const audio = this.o.media.get(call.id);
+    if (audio) this.connect(call, state, audio);
   }
 
   /** The call's phone moved to another node, which opens the stream again: this node's agent socket closes, the call goes on. */
@@ -123,9 +132,9 @@ export class StreamManager {
     state.agent?.stop();
   }
 
-  private connect(call: Call, state: StreamState): void {
+  private connect(call: Call, state: StreamState, audio: CallAudio): void {
     const config = state.resumed ? { ...state.config, parameters: { ...state.config.parameters, resumed: 'true' } } : state.config;
-    const agent = new AgentStream(call, config, this.o.media.get(call.id), this.o.log, this.o.ping, {
+    const agent = new AgentStream(call, config, audio, this.o.log, this.o.ping, {
       status: (status, error) => {
         if (state.agent !== agent) return;
         state.status = status;
@@ -150,10 +159,7 @@ export class StreamManager {
       state = { config: call.stream, status: 'waiting' };
       this.states.set(call.id, state);
     }
-    if (!state) return;
-    if ((call.state === 'active' || call.state === 'held') && state.status === 'waiting') {
-      this.connect(call, state);
-    } else if (isFinal(call.state)) {
+    if (state && isFinal(call.state)) {
       if (state.agent) state.agent.stop();
       if (state.status === 'waiting' || state.status === 'connecting' || state.status === 'live') state.status = 'ended';
       // Keep the final status for GET (for a while); the socket is gone.
