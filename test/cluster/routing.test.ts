@@ -297,4 +297,17 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect([limitedA.status, limitedB.status]).toEqual([429, 429]);
     expect(Number(limitedB.headers.get('retry-after'))).toBeGreaterThan(0);
   });
+
+  it('counts failed sign-ins of one account across nodes, keeping neither the address nor the client in clear', async () => {
+    const email = 'limited@example.com';
+    const login = (node: ClusterNode) => node.api('POST', '/v1/auth/login', { email, password: 'not the password' }, { key: null, headers: { origin: node.url } });
+    // Five failures per account and client, wherever they land, then 429 on either node.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await login(i % 2 === 0 ? a : b)).status);
+    expect(statuses).toEqual([...Array<number>(5).fill(401), 429]);
+    expect((await login(b)).status).toBe(429);
+    const keys = await db.query<{ key: string }>('select key from rate_limit_failures');
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((k) => k.key.includes('example.com') || k.key.includes('127.0.0.1'))).toEqual([]);
+  });
 });
