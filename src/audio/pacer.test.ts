@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_TICKS, MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
 import { FRAME_BYTES } from './constants.js';
-import { BURST_FRAMES, PlayoutPacer } from './pacer.js';
+import { BURST_FRAMES, PHONE_BUFFER_FRAMES, PlayoutPacer } from './pacer.js';
 import { PlayoutBuffer } from './playout.js';
 
 /** Frame number `n` of a source: every sample holds n + 1, so a played frame tells which it was. */
@@ -139,14 +139,15 @@ describe('pacing of a call', () => {
       pacer.tick();
     }
     expect(sent).toHaveLength(10);
-    // The event loop is busy for 200 ms: the ten frames that came meanwhile wait in the socket. Node
-    // runs the late timer first (nothing is queued yet), then the reads; every frame goes at once.
-    now = 410;
+    // The event loop is busy for 140 ms: the seven frames that came meanwhile wait in the socket. Node
+    // runs the late timer first (nothing is queued yet), then the reads; every frame goes at once
+    // (as many as the phone's jitter buffer holds, PHONE_BUFFER_FRAMES, at most).
+    now = 350;
     pacer.tick();
-    arrive(10);
-    expect(sent).toHaveLength(20);
+    arrive(7);
+    expect(sent).toHaveLength(17);
     // And the source is relayed as it comes again: nothing queued, nothing lost.
-    for (let t = 21; t <= 40; t++) {
+    for (let t = 18; t <= 40; t++) {
       now = t * 20 + 5;
       arrive(1);
       expect(sent).toHaveLength(n);
@@ -172,6 +173,56 @@ describe('pacing of a call', () => {
     for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
     pacer.pushed(100 * FRAME_BYTES);
     expect(sent.length).toBeLessThanOrEqual(BURST_FRAMES);
+  });
+
+  it(`never sends the phone more than its jitter buffer holds at once (${PHONE_BUFFER_FRAMES}): a sentence read right after a long stall loses nothing there`, () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    for (let t = 1; t <= 10; t++) {
+      now = t * 20;
+      pacer.tick();
+    }
+    // The event loop is busy for 400 ms; a whole sentence came in meanwhile and is read right after the late tick.
+    now = 610;
+    pacer.tick();
+    for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
+    pacer.pushed(100 * FRAME_BYTES);
+    // The phone keeps the newest PHONE_BUFFER_FRAMES of what comes at once: more would lose the sentence's start.
+    expect(sent.length).toBeLessThanOrEqual(PHONE_BUFFER_FRAMES);
+    for (let t = 31; t <= 150; t++) {
+      now = t * 20;
+      const before = sent.length;
+      pacer.tick();
+      expect(sent.length - before).toBeLessThanOrEqual(1);
+    }
+    expect(sent).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+
+  it(`sends a backlog that came due during a long stall ${PHONE_BUFFER_FRAMES} frames at once at most, then one per tick: nothing of it is lost at the phone`, () => {
+    let now = 0;
+    const sent: number[] = [];
+    const buffer = new PlayoutBuffer();
+    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    for (let n = 0; n < 60; n++) buffer.push('tts', numbered(n));
+    pacer.pushed(60 * FRAME_BYTES);
+    for (let t = 1; t <= 10; t++) {
+      now = t * 20;
+      pacer.tick();
+    }
+    expect(sent).toHaveLength(10);
+    // 400 ms without a tick: the late tick and the overdue ones right after it.
+    now = 610;
+    for (let t = 0; t < 20; t++) pacer.tick();
+    expect(sent.length - 10).toBeLessThanOrEqual(PHONE_BUFFER_FRAMES);
+    for (let t = 31; t <= 100; t++) {
+      now = t * 20;
+      const before = sent.length;
+      pacer.tick();
+      expect(sent.length - before).toBeLessThanOrEqual(1);
+    }
+    expect(sent).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
   it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {

@@ -4,8 +4,13 @@ import type { PlayoutBuffer } from './playout.js';
 
 /** Frames a call may send ahead of its clock: a real-time source up to 40 ms late loses nothing. */
 export const BURST_FRAMES = 3;
-/** Most tokens a stall of the gateway's own event loop keeps for the frames that came during it (one second, the clock's bound). */
-const MAX_STALL_FRAMES = 50;
+/**
+ * Most frames the phone's jitter buffer holds (android core JitterBuffer, PhoneClient's
+ * jitterMaxFrames): of more frames sent at once it keeps the newest and drops the rest.
+ */
+export const PHONE_BUFFER_FRAMES = 8;
+/** Most tokens a stall of the gateway's own event loop keeps, above the burst, for the frames that came during it. */
+const MAX_STALL_FRAMES = PHONE_BUFFER_FRAMES - BURST_FRAMES;
 /** A whole token, give or take the rounding of tokens counted from time. */
 const WHOLE = 1 - 1e-9;
 
@@ -34,6 +39,8 @@ const WHOLE = 1 - 1e-9;
  *    before it reads them. So the tokens a stall brings beyond one tick's are kept, above the
  *    burst, for one frame's time: the frames read right after it go at once, as a relay would send
  *    them. A source that sends later than that finds the bucket back at BURST_FRAMES.
+ * 5. No rule gives more than PHONE_BUFFER_FRAMES tokens at once: the phone would drop the oldest of
+ *    what it cannot hold, so a longer stall's excess waits and plays at one frame per tick.
  *
  * Marks and `clear` stay exact: a frame is built by `PlayoutBuffer.nextFrame`, which fires the
  * marks whose audio it holds, whenever it is sent; `clear` empties the queue (and forgets what was
@@ -78,7 +85,7 @@ export class PlayoutPacer {
     this.firstTickAt ??= this.now();
     this.fill();
     const queued = this.buffer.pendingBytes();
-    this.tokens += this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0);
+    this.tokens = Math.min(PHONE_BUFFER_FRAMES, this.tokens + this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0));
     this.playedSinceTick = false;
     if (queued > 0 && this.tokens >= WHOLE) this.sendOne();
     this.sendWhole();
@@ -99,7 +106,8 @@ export class PlayoutPacer {
     const due = Math.max(this.ticks, 1 + (this.now() - this.firstTickAt) / FRAME_MS);
     if (due <= this.given) return;
     const brought = due - this.given;
-    this.tokens += brought;
+    // Never more than the phone holds: what a stall brought beyond that the phone would drop, so it is lost time, not owed frames.
+    this.tokens = Math.min(PHONE_BUFFER_FRAMES, this.tokens + brought);
     this.given = due;
     if (brought > 2) {
       this.stallTokens = Math.min(MAX_STALL_FRAMES, brought - 1);

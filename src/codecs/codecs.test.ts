@@ -129,6 +129,19 @@ describe('TwilioCodec', () => {
     expect([after.pcm.readInt16LE(0), after.pcm.readInt16LE(2)]).toEqual([0, 0]);
   });
 
+  it('skips a media payload that is not base64 instead of playing what a lenient decoder makes of it', () => {
+    const codec = new TwilioCodec();
+    for (const payload of ['data:audio/x-mulaw;base64,gAD/', 'hello world', 'gA D/', 'gAD/=', 'g', '!!!!']) {
+      expect(codec.decode(text({ event: 'media', media: { payload } }), false), payload).toEqual({ kind: 'ignored', why: 'media payload is not base64' });
+    }
+    // Padded or not, and empty, base64 is audio.
+    for (const [payload, samples] of [['gAD/', 6], ['gA==', 2], ['gA', 2], ['', 0]] as const) {
+      const decoded = codec.decode(text({ event: 'media', media: { payload } }), false);
+      expect(decoded.kind, payload).toBe('audio');
+      expect((decoded as { pcm: Buffer }).pcm.length / 2, payload).toBe(samples);
+    }
+  });
+
   it('says why anything else is ignored', () => {
     const codec = new TwilioCodec();
     const cases: [Buffer, boolean, string][] = [

@@ -4,6 +4,8 @@ import { parseObject, type AudioCodec, type Decoded, type StartInfo } from './co
 
 /** Longest mark name kept; a longer one is ignored. */
 export const MAX_MARK_NAME = 256;
+/** Base64 as Twilio writes it; the padding may be left off. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** A `media` message of one 20 ms frame: 216 characters of base64 in about 180 of JSON. */
 const MEDIA_MESSAGE_BYTES = 400;
 
@@ -74,6 +76,8 @@ export class TwilioCodec implements AudioCodec {
       case 'media': {
         const payload = (message.media as { payload?: unknown } | undefined)?.payload;
         if (typeof payload !== 'string') return { kind: 'ignored', why: 'media without payload' };
+        // Node decodes anything as base64, skipping what is not: text or a data URL would play as noise.
+        if (!BASE64.test(payload) || payload.length % 4 === 1) return { kind: 'ignored', why: 'media payload is not base64' };
         return { kind: 'audio', pcm: this.upsampler.push(Buffer.from(payload, 'base64')) };
       }
       case 'mark': {

@@ -35,9 +35,14 @@ export class MediaSockets {
       this.accept(ws, call);
       // The credential of the upgrade is checked again at every heartbeat: a deleted key, a removed
       // user, a signed-out session or a new password ends the socket within one ping interval.
+      // A check that fails for another reason (the store timed out) says nothing about the credential.
       ws.on('pong', () => {
-        this.o.authenticate(req).catch(() => {
-          if (ws.readyState === ws.OPEN) ws.close(CLOSE_UNAUTHORIZED, 'the credential is no longer valid');
+        this.o.authenticate(req).catch((err: unknown) => {
+          if (!(err instanceof GatewayError && err.code === 'UNAUTHORIZED')) {
+            this.o.log.warn({ err, callId: call.id, deviceId: call.deviceId }, 'media socket credential could not be checked; kept open');
+          } else if (ws.readyState === ws.OPEN) {
+            ws.close(CLOSE_UNAUTHORIZED, 'the credential is no longer valid');
+          }
         });
       });
     });

@@ -99,6 +99,9 @@ export class AgentStream {
     for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, parameters: config.parameters })) peer.send(message);
     const source = this.audio.source(this.sourceId, {
       markPlayed: (name) => {
+        // Stopped (the call ended, the stream was detached): the audio before its pending marks never
+        // played, and the agent is told `stop`, not that it was heard. A failing stream does echo them.
+        if (this.life.state === 'finished' && this.life.end === 'stopped') return;
         const told = codec.markPlayed(name);
         if (told !== null) peer.send(told);
       },

@@ -1,8 +1,12 @@
+import path from 'node:path';
+import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { readStamp } from '../../src/simulator/index.js';
+import { SQLITE_FILE } from '../../src/store/database.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { callInState, testScope, type ErrorBody } from '../helpers/phones.js';
+import { TEST_DATABASE_URL } from '../helpers/postgres.js';
+import { callInState, eventually, testScope, type ErrorBody } from '../helpers/phones.js';
 import { constantPcm, nonZeroSamples, openMedia, placeCall, rampPcm, samples, TONE, toneFrames, unstamped, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -154,5 +158,31 @@ describe('a media socket whose credential is revoked', () => {
     // A credential that still holds keeps its socket.
     expect(byEnvKey.open).toBe(true);
     await byEnvKey.frames(byEnvKey.binary.items.length + 5);
+  });
+
+  // A store that fails for a moment (here: the table read away under the gateway; on PostgreSQL a
+  // pool that times out) says nothing about the credential: only a refused one closes with 4001.
+  it.skipIf(TEST_DATABASE_URL)('stays open while the check fails for another reason than the credential', async () => {
+    const g = await t.gateway({ timings: { audioPingIntervalMs: 50 } });
+    const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 } });
+    const { call } = await placeCall(g, phone);
+    await callInState(g, call.id, 'active');
+    const created = await g.api('POST', '/v1/api-keys', { name: 'listener' });
+    const byKey = await mediaSocket(g, call.id, { 'x-api-key': created.body.apiKey.key });
+    await byKey.message((m) => m.type === 'start');
+    let pings = 0;
+    byKey.ws.on('ping', () => (pings += 1));
+
+    const db = new Database(path.join(g.dataDir, SQLITE_FILE));
+    t.defer(() => void db.close());
+    db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
+    const from = pings;
+    await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
+    expect(byKey.open).toBe(true);
+    db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');
+
+    // And a credential that is refused still closes it.
+    expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);
+    expect((await byKey.closed).code).toBe(4001);
   });
 });

@@ -103,6 +103,19 @@ describe('vendor stream format (Twilio Media Streams)', () => {
     expect(s[4]).toBe((s[3]! + s[5]!) >> 1);
   });
 
+  it('echoes no mark whose audio never played when the call ends: the agent gets stop, not a false "played"', async () => {
+    const { phone, conn } = await vendorCall();
+    phone.resetReceived();
+    // 2 s of audio, then a mark; the caller hangs up after a few frames of it.
+    for (const c of mulawRamp(100, 3)) conn.send(media(c));
+    conn.send({ event: 'mark', streamSid: 'x', mark: { name: 'heard-it-all' } });
+    await phone.waitFor((s) => s.received.frames >= 5, 3000);
+    phone.remoteHangup();
+    await conn.message((m) => m.event === 'stop', 5000);
+    expect(phone.received.frames).toBeLessThan(100);
+    expect(conn.messages.filter((m) => m.event === 'mark')).toEqual([]);
+  });
+
   it('echoes a mark only after the audio before it has played, at once when nothing is pending, and at once on clear', async () => {
     const { phone, conn } = await vendorCall();
     phone.resetReceived();

@@ -299,6 +299,26 @@ describe('RealtimeClient session', () => {
     expect(await speech).toEqual([{ audioStartMs: 0, itemId: 'item_x' }]);
   });
 
+  it('gives up on a model that stops reading the call audio: a fatal too_slow error, the socket ended, nothing more queued', async () => {
+    const f = await fake();
+    const client = await connected(f);
+    await f.waitForConnection();
+    f.connections[0]!.socket.pause();
+    const errored = next(client, 'error', 30_000);
+    const closed = next(client, 'close', 30_000);
+    // 20 ms of 24 kHz audio per call, as the bridge appends it; far more than the kernel's buffers hold.
+    const chunk = Buffer.alloc(960, 1);
+    let appended = 0;
+    while (appended < 20_000 && client.appendAudio(chunk)) appended += 1;
+    expect(appended).toBeLessThan(20_000);
+    const [err] = await errored;
+    expect(err.code).toBe('too_slow');
+    expect(err.fatal).toBe(true);
+    expect(err.message).toMatch(/fell more than 1 s behind/);
+    await closed;
+    expect(client.appendAudio(chunk)).toBe(false);
+  }, 60_000);
+
   it('emits close when the server closes, and stops sending afterwards', async () => {
     const f = await fake();
     const client = await connected(f);

@@ -72,6 +72,12 @@ export interface RealtimeClientEvents {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const CLOSE_GRACE_MS = 1_000;
+/**
+ * About a second of caller audio as `input_audio_buffer.append` (24 kHz s16le in base64: 64,000
+ * bytes, plus the JSON around each 20 ms): a model with more than this not yet taken is not
+ * reading, and the socket is given up rather than left to grow the gateway's memory.
+ */
+const MAX_BUFFERED_BYTES = 70_000;
 const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 export function realtimeUrl(url: string, model: string): string {
@@ -244,6 +250,12 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
   appendAudio(pcm24k: Buffer): boolean {
     if (pcm24k.length === 0) return this.isOpen;
     if (!this.isOpen) return false;
+    if (this.#ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.#emitError(new RealtimeError('too_slow', 'The assistant model fell more than 1 s behind reading the call audio'));
+      // Its close frame would wait behind what it does not read.
+      this.#ws.terminate();
+      return false;
+    }
     // Base64 needs no JSON escaping, so the frame is built directly instead of stringifying.
     this.#ws.send(`{"type":"input_audio_buffer.append","audio":"${pcm24k.toString('base64')}"}`);
     return true;

@@ -1,6 +1,7 @@
 /**
  * Codes after which retrying the same session or connection cannot help: bad or unauthorised
- * credentials, no money, wrong model or URL, the session's hard time limit, or our own abort.
+ * credentials, no money, wrong model or URL, the session's hard time limit, our own abort, or a
+ * model that stopped reading (the call's audio cannot wait for it).
  */
 export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
   'invalid_api_key',
@@ -15,6 +16,7 @@ export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
   'invalid_url',
   'outbound_refused',
   'aborted',
+  'too_slow',
 ]);
 
 /** Codes this client produces itself; server codes pass through as the server sent them. */
@@ -27,6 +29,7 @@ export type LocalRealtimeErrorCode =
   | 'invalid_url'
   | 'outbound_refused'
   | 'aborted'
+  | 'too_slow'
   | 'unknown_error';
 
 export const isFatalRealtimeErrorCode = (code: string): boolean => FATAL_REALTIME_ERROR_CODES.has(code);
