@@ -122,16 +122,20 @@ interface Load {
   close(): Promise<void>;
 }
 
+/** The gateway phone `i` talks to: the only one, or one of several in turn. */
+const nodeOf = (cfg: PhonesStart, i: number): string => cfg.targetUrls?.[i % cfg.targetUrls.length] ?? cfg.targetUrl;
+
 async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string, errors: string[]): Promise<Load> {
   const phones: BenchPhone[] = [];
   const indices = tracks.map((_, i) => i);
   await pool(indices, 8, async (i) => {
     const track = tracks[i]!;
     const unwrap = new Unwrapper();
-    const pairing = await api(cfg.targetUrl, cfg.apiKey, 'POST', '/v1/pairing', { publicUrl: cfg.targetUrl });
+    const target = nodeOf(cfg, i);
+    const pairing = await api(target, cfg.apiKey, 'POST', '/v1/pairing', { publicUrl: target });
     const phone = new BenchPhone(
       {
-        gatewayUrl: cfg.targetUrl,
+        gatewayUrl: target,
         name: `bench-${i}`,
         stampFrames: true,
         audio: { kind: 'wav', path: cfg.wavPath },
@@ -150,7 +154,7 @@ async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl:
   await pool(indices, 8, async (i) => {
     const phone = phones[i]!;
     try {
-      await api(cfg.targetUrl, cfg.apiKey, 'POST', '/v1/calls', {
+      await api(nodeOf(cfg, i), cfg.apiKey, 'POST', '/v1/calls', {
         deviceId: phone.deviceId,
         to: `+1555${String(i).padStart(7, '0')}`,
         stream: { url: `${agentUrl}/?phone=${i}`, format: cfg.format },

@@ -15,6 +15,8 @@ export interface PhonesStart {
   format: Format;
   /** http:// of the gateway, or ws:// of the relay. */
   targetUrl: string;
+  /** Several gateways (`--nodes`): phone i pairs, connects and places its call at node i mod n, as a balancer would spread them. */
+  targetUrls?: string[];
   apiKey: string;
   calls: number;
   seconds: number;

@@ -20,6 +20,7 @@ import {
 import { runScenario, type ScenarioResult } from './scenario.js';
 import { codedWav } from './signal.js';
 import { runWebhookBench, webhookRows, webhookTable } from './webhooks.js';
+import { clusterMarkdown, clusterText, runClusterBench } from './cluster.js';
 
 const USAGE = `npm run bench -- [options]
 
@@ -33,6 +34,9 @@ const USAGE = `npm run bench -- [options]
   --max-calls N    highest N --find-max tries (default 2000)
   --webhooks       webhook delivery under a burst: --calls calls x --events events (default 200 x 20)
                    from --phones raw phones (default 20) to a receiver answering in --answer-ms (default 50)
+  --nodes N        N gateway processes on one PostgreSQL (VG_POSTGRES_URL) against one: what routing a
+                   command adds (--commands, default 500), and --find-max with 1 and with N gateways
+                   (--formats: the first one; --start, --step, --max-calls, --seconds)
   --cpu-prof       profile the gateway (node --cpu-prof) into bench/profiles and list the hottest functions
   --no-write       do not update docs/performance.md
 `;
@@ -48,6 +52,8 @@ const { values: args } = parseArgs({
     'max-calls': { type: 'string', default: '2000' },
     'cpu-prof': { type: 'boolean', default: false },
     webhooks: { type: 'boolean', default: false },
+    nodes: { type: 'string' },
+    commands: { type: 'string', default: '500' },
     events: { type: 'string', default: '20' },
     phones: { type: 'string', default: '20' },
     'answer-ms': { type: 'string', default: '50' },
@@ -257,8 +263,29 @@ async function webhooksRun(): Promise<void> {
   writeSection('webhooks', [`## Webhook delivery from a backlog of ${result.events} webhooks`, '', header(), '', webhookTable(result)].join('\n'));
 }
 
+async function clusterRun(nodes: number): Promise<void> {
+  const postgresUrl = process.env.VG_POSTGRES_URL;
+  if (!postgresUrl) throw new Error('--nodes needs PostgreSQL: set VG_POSTGRES_URL to a role that may create databases (.ci/run shows how)');
+  const options = {
+    nodes,
+    postgresUrl,
+    format: formats[0]!,
+    start: positive('start', args.start, 200),
+    step: positive('step', args.step, 100),
+    maxCalls: positive('max-calls', args['max-calls'], 2000),
+    seconds: positive('seconds', args.seconds, 10),
+    commands: positive('commands', args.commands, 500),
+    workDir,
+    wavPath,
+    log,
+  };
+  const result = await runClusterBench(options);
+  log(`\n${clusterText(result, options.format)}`);
+  if (!args['no-write']) writeSection('cluster', clusterMarkdown(result, options, header()));
+}
+
 try {
-  await (args.webhooks ? webhooksRun() : findMax ? findMaxRun() : mainRun());
+  await (args.nodes !== undefined ? clusterRun(positive('nodes', args.nodes, 2)) : args.webhooks ? webhooksRun() : findMax ? findMaxRun() : mainRun());
 } catch (err) {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;

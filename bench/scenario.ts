@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { Format, LoopDelay, Mode, PhoneSideResult, PhonesMessage, PhonesStart, TargetMessage } from './protocol.js';
 import { BENCH_API_KEY } from './protocol.js';
-import { cpuMs, rssMb, spawnChild } from './proc.js';
+import { cpuMs, rssMb, spawnChild, type Child } from './proc.js';
 
 export interface ScenarioOptions {
   mode: Mode;
@@ -12,6 +12,8 @@ export interface ScenarioOptions {
   seconds: number;
   workDir: string;
   wavPath: string;
+  /** Several gateways on one PostgreSQL database (`--nodes`); the phones are spread over them. */
+  cluster?: { nodes: number; databaseUrl: string; secretKey: string } | undefined;
   /** Directory for a CPU profile of the target, or null. */
   cpuProfDir: string | null;
   log: (text: string) => void;
@@ -46,41 +48,55 @@ export function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function scenarioName(mode: Mode, format: Format): string {
-  return mode === 'relay' ? 'baseline (ws relay)' : `gateway ${format}`;
+export function scenarioName(mode: Mode, format: Format, nodes?: number): string {
+  if (mode === 'relay') return 'baseline (ws relay)';
+  return nodes === undefined ? `gateway ${format}` : `${nodes} gateway${nodes > 1 ? 's' : ''} ${format} (PostgreSQL)`;
+}
+
+/** The target processes: the relay, one gateway, or several gateways of one cluster. */
+function startTargets(o: ScenarioOptions, dataDir: string, flags: string[]): Array<Child<TargetMessage>> {
+  if (o.mode === 'relay') return [spawnChild<TargetMessage>('relay-process.ts', baseEnv(), flags)];
+  const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', HTTP_GATEWAY_API_KEY: BENCH_API_KEY };
+  if (!o.cluster) return [spawnChild<TargetMessage>('gateway-process.ts', { ...env, DATA_DIR: dataDir }, flags)];
+  const { nodes, databaseUrl, secretKey } = o.cluster;
+  return Array.from({ length: nodes }, (_, i) =>
+    spawnChild<TargetMessage>('gateway-process.ts', { ...env, DATA_DIR: `${dataDir}-${i}`, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey }, flags),
+  );
+}
+
+const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
+
+/** The worst of several gateways' event-loop delays. */
+function worstDelay(delays: LoopDelay[]): LoopDelay {
+  const worst = (pick: (d: LoopDelay) => number) => Math.max(...delays.map(pick));
+  return { ...delays[0]!, p50: worst((d) => d.p50), p99: worst((d) => d.p99), max: worst((d) => d.max) };
 }
 
 /** One measured run: a fresh target process (gateway or relay) and a fresh phones process. */
 export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
-  const name = scenarioName(o.mode, o.format);
+  const name = scenarioName(o.mode, o.format, o.cluster?.nodes);
   const dataDir = path.join(o.workDir, `data-${o.mode}-${o.format}-${o.calls}`);
   mkdirSync(dataDir, { recursive: true });
   const flags = o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [];
-  const target =
-    o.mode === 'gateway'
-      ? spawnChild<TargetMessage>(
-          'gateway-process.ts',
-          { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', HTTP_GATEWAY_API_KEY: BENCH_API_KEY },
-          flags,
-        )
-      : spawnChild<TargetMessage>('relay-process.ts', baseEnv(), flags);
+  const targets = startTargets(o, dataDir, flags);
   const phones = spawnChild<PhonesMessage>('phones-process.ts', baseEnv());
   const budgetMs = 90_000 + 200 * o.calls + (o.seconds * 1000 + WARMUP_MS + GRACE_MS);
   let rssPeak = 0;
   const rssTimer = setInterval(() => {
     try {
-      rssPeak = Math.max(rssPeak, rssMb(target.pid));
+      rssPeak = Math.max(rssPeak, sum(targets.map((t) => rssMb(t.pid))));
     } catch {
       // the target is gone; the run fails below
     }
   }, 500);
   try {
-    const ready = await target.next((m): m is Extract<TargetMessage, { type: 'ready' }> => m.type === 'ready', 30_000, 'ready message');
+    const ready = await Promise.all(targets.map((t) => t.next((m): m is Extract<TargetMessage, { type: 'ready' }> => m.type === 'ready', 30_000, 'ready message')));
     const start: PhonesStart = {
       type: 'start',
       mode: o.mode,
       format: o.format,
-      targetUrl: ready.url,
+      targetUrl: ready[0]!.url,
+      ...(ready.length > 1 ? { targetUrls: ready.map((r) => r.url) } : {}),
       apiKey: BENCH_API_KEY,
       calls: o.calls,
       seconds: o.seconds,
@@ -101,19 +117,19 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       if (m.type === 'error') throw new Error(`phones process failed: ${m.message}`);
     };
     failed(await phones.next(isWindow('start'), left(), 'start of the window'));
-    target.send({ type: 'loop-delay-reset' });
+    for (const t of targets) t.send({ type: 'loop-delay-reset' });
     const t0 = performance.now();
-    const targetCpu0 = cpuMs(target.pid);
+    const targetCpu0 = sum(targets.map((t) => cpuMs(t.pid)));
     const phonesCpu0 = cpuMs(phones.pid);
     o.log(`  ${name}: measuring for ${o.seconds} s`);
     failed(await phones.next(isWindow('end'), left(), 'end of the window'));
     const wall = performance.now() - t0;
-    const targetCpuPct = ((cpuMs(target.pid) - targetCpu0) / wall) * 100;
+    const targetCpuPct = ((sum(targets.map((t) => cpuMs(t.pid))) - targetCpu0) / wall) * 100;
     const phonesCpuPct = ((cpuMs(phones.pid) - phonesCpu0) / wall) * 100;
-    const targetRssMb = rssMb(target.pid);
-    const loopDelay = target.next((m): m is Extract<TargetMessage, { type: 'loop-delay' }> => m.type === 'loop-delay', 10_000, 'loop delay');
-    target.send({ type: 'loop-delay-read' });
-    const targetLoopDelay = (await loopDelay).delay;
+    const targetRssMb = sum(targets.map((t) => rssMb(t.pid)));
+    const loopDelays = Promise.all(targets.map((t) => t.next((m): m is Extract<TargetMessage, { type: 'loop-delay' }> => m.type === 'loop-delay', 10_000, 'loop delay')));
+    for (const t of targets) t.send({ type: 'loop-delay-read' });
+    const targetLoopDelay = worstDelay((await loopDelays).map((m) => m.delay));
     const outcome = await phones.next(
       (m): m is Extract<PhonesMessage, { type: 'result' | 'error' }> => m.type === 'result' || m.type === 'error',
       left(),
@@ -122,7 +138,8 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     if (outcome.type === 'error') throw new Error(`phones process failed: ${outcome.message}`);
     return {
       name,
-      targetPid: target.pid,
+      // Profiles are taken in single-target runs; with several gateways, the first one's.
+      targetPid: targets[0]!.pid,
       mode: o.mode,
       format: o.format,
       phones: outcome.result,
@@ -131,12 +148,12 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       targetRssMb,
       targetRssPeakMb: Math.max(rssPeak, targetRssMb),
       targetLoopDelay,
-      targetLogLines: target.lines,
-      targetLogTail: target.tail.slice(-5),
+      targetLogLines: sum(targets.map((t) => t.lines)),
+      targetLogTail: targets.flatMap((t) => t.tail.slice(-5)),
       loadAverage: loadavg()[0] ?? Number.NaN,
     };
   } finally {
     clearInterval(rssTimer);
-    await Promise.all([phones.stop(5000), target.stop(15_000)]);
+    await Promise.all([phones.stop(5000), ...targets.map((t) => t.stop(15_000))]);
   }
 }

@@ -6,20 +6,22 @@ import { AudioDrops } from './audio/index.js';
 import { ApiKeyService } from './auth/index.js';
 import type { Config } from './config/index.js';
 import { APP_APK_PATH, createHttpApp, createNodeServer, type HttpServices } from './http/index.js';
+import { proxyToPhoneNode } from './http/forward.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
 import { CallService, CallStateCounts } from './calls/index.js';
+import { Cluster, DEFAULT_CLUSTER_TIMINGS } from './cluster/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
 import { GatewayMetrics } from './metrics/index.js';
 import { OutboundPolicy } from './outbound/index.js';
-import { DeviceService, FailureLimiter, PhoneHub } from './phones/index.js';
+import { DeviceService, MemoryFailureLimiter, PhoneHub } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
-import { ApiKeysRepo, CallsRepo, DevicesRepo, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
+import { ApiKeysRepo, CallsRepo, DevicesRepo, DEFAULT_DATABASE_TIMEOUT_MS, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
 import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
@@ -53,6 +55,14 @@ export interface GatewayTimings {
   incomingAutoStreamDelayMs: number;
   /** How long the assistant's model may take to confirm its session and to begin its first answer. */
   assistantResponseTimeoutMs: number;
+  /** Several gateways (docs/cluster.md): how often a node renews its lease, */
+  clusterHeartbeatMs: number;
+  /** how long after its last heartbeat a node is dead (15 s), */
+  clusterLeaseMs: number;
+  /** how often it claims the webhook jobs no live node holds, */
+  clusterClaimPollMs: number;
+  /** and how often it reads the settings again whatever it heard (changes are heard at once). */
+  clusterSettingsRefreshMs: number;
 }
 
 export const DEFAULT_TIMINGS: GatewayTimings = {
@@ -65,6 +75,10 @@ export const DEFAULT_TIMINGS: GatewayTimings = {
   webhookTimeoutMs: LIMITS.webhookTimeoutMs,
   incomingAutoStreamDelayMs: LIMITS.incomingAutoStreamDelayMs,
   assistantResponseTimeoutMs: 10_000,
+  clusterHeartbeatMs: DEFAULT_CLUSTER_TIMINGS.heartbeatMs,
+  clusterLeaseMs: DEFAULT_CLUSTER_TIMINGS.leaseMs,
+  clusterClaimPollMs: DEFAULT_CLUSTER_TIMINGS.claimPollMs,
+  clusterSettingsRefreshMs: DEFAULT_CLUSTER_TIMINGS.settingsRefreshMs,
 };
 
 export interface StartOptions {
@@ -86,18 +100,38 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
   for (const warning of box.warnings) log.warn(warning);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log });
-  const { settings, resealed } = await SettingsService.open(new SettingsRepo(store.db), box, config).catch(async (err: unknown) => {
+  const { settings, resealed } = await store.exclusively(() => SettingsService.open(new SettingsRepo(store.db), box, config)).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
   if (box.hasPrevious) {
     log.info({ resealed }, resealed > 0 ? 'stored secrets sealed again with the new key: SECRET_KEY_PREVIOUS can be removed' : 'no stored secret needs SECRET_KEY_PREVIOUS: it can be removed');
   }
+  // On PostgreSQL the gateway is a node of a cluster, be it the only one (docs/cluster.md).
+  const cluster =
+    store.dialect === 'postgres' && store.url
+      ? new Cluster({
+          db: store.db,
+          connectionString: store.url,
+          databaseTimeoutMs: config.databaseTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
+          box,
+          log,
+          timings: {
+            heartbeatMs: timings.clusterHeartbeatMs,
+            leaseMs: timings.clusterLeaseMs,
+            claimPollMs: timings.clusterClaimPollMs,
+            settingsRefreshMs: timings.clusterSettingsRefreshMs,
+          },
+        })
+      : undefined;
+  const limiters = cluster?.limiters ?? MemoryFailureLimiter.factory;
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const devices = new DeviceService(new DevicesRepo(store.db));
+  if (cluster) devices.attachCluster(cluster);
   const audioDrops = new AudioDrops();
   const hub = new PhoneHub({
     devices,
+    presence: cluster?.presence,
     log,
     ping: { pingIntervalMs: timings.pingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs },
     commandTimeoutMs: timings.commandTimeoutMs,
@@ -114,6 +148,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: timings.webhookTimeoutMs,
     outbound,
+    ...(cluster ? { claims: cluster.claims() } : {}),
   });
   const callsRepo = new CallsRepo(store.db);
   const calls = new CallService({
@@ -125,6 +160,8 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     phoneGraceMs: timings.phoneGraceMs,
     reconcileDelayMs: timings.reconcileDelayMs,
+    connectedElsewhere: cluster ? (deviceId) => cluster.connectedElsewhere(deviceId) : undefined,
+    exclusively: cluster ? store.exclusively : undefined,
   });
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
   const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound });
@@ -153,8 +190,10 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     assistant: () => assistant,
   });
   const callStates = await CallStateCounts.follow(calls, callsRepo);
+  await cluster?.listen({ hub, calls, settings, live, callStates, webhooks });
   await calls.start();
-  await webhooks.start();
+  // A node of a cluster claims webhook jobs once it has joined (its claims are judged by its heartbeat).
+  if (!cluster) await webhooks.start();
   const stopLive = publishDomainEvents(live, { calls, hub, devices, log });
   const accounts = new AccountService({
     users: new UsersRepo(store.db),
@@ -163,9 +202,13 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     setupToken: new SetupToken(config.dataDir),
     isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
+    limiters,
+    isOtherSetupToken: cluster ? (token) => cluster.isSetupToken(token) : undefined,
+    exclusively: cluster ? store.exclusively : undefined,
   });
-  if (config.adminEmail && config.adminPassword) await accounts.ensureOwner(config.adminEmail, config.adminPassword);
-  const firstRun = await accounts.prepareFirstRun();
+  const { adminEmail, adminPassword } = config;
+  if (adminEmail && adminPassword) await store.exclusively(() => accounts.ensureOwner(adminEmail, adminPassword));
+  const firstRun = await store.exclusively(() => accounts.prepareFirstRun());
   const services: HttpServices = {
     config,
     log,
@@ -175,7 +218,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     hub,
     calls,
     webhooks,
-    pairingLimiter: new FailureLimiter(10, 60_000, 'pairing'),
+    pairingLimiter: limiters('pairing', 10, 60_000, 'pairing'),
     streams,
     assistant,
     isStreaming: (callId) => media.isStreaming(callId),
@@ -185,6 +228,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     ready: () => store.ping(),
     sessionPrincipal: sessionPrincipalResolver(accounts, config.publicUrl),
     metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
+    routing: cluster?.routing,
   };
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });
   const mediaSockets = new MediaSockets({
@@ -199,7 +243,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const upgrades = new UpgradeRouter(log);
   upgrades.add('/v1/phone', hub.handleUpgrade);
   upgrades.add('/v1/live', liveSockets.handleUpgrade);
-  upgrades.add('/v1/calls/{callId}/media', mediaSockets.handleUpgrade);
+  upgrades.add('/v1/calls/{callId}/media', proxyToPhoneNode(cluster?.routing, (req) => upgradePrincipal(services, req), log, mediaSockets.handleUpgrade));
   const server = createNodeServer(app.fetch);
   server.on('upgrade', upgrades.handle);
 
@@ -214,6 +258,13 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url }, 'gateway listening');
+  if (cluster) {
+    await cluster.join(config.nodeUrl ?? `http://${loopbackOf(config.host)}:${port}`);
+    if (firstRun) await cluster.publishSetupToken(firstRun.token);
+    await webhooks.start();
+    const problem = await cluster.checkAddress();
+    if (problem) log.error(problem);
+  }
   if (firstRun) announceFirstRun(log, url, firstRun, announce);
 
   let closing: Promise<void> | undefined;
@@ -235,12 +286,20 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       await stopped;
       clearTimeout(grace);
       await webhooks.stop();
+      await cluster?.leave();
       await store.close();
       services.metrics.close();
       log.info('gateway stopped');
     })());
 
   return { url, port, config, log, store, services, close };
+}
+
+/** Where the other nodes on this machine reach a gateway bound to `host`, when NODE_URL does not say. */
+function loopbackOf(host: string): string {
+  if (host === '0.0.0.0' || host === 'localhost') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

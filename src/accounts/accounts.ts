@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from '../auth/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
-import { FailureLimiter } from '../phones/rate-limit.js';
+import { MemoryFailureLimiter, type FailureLimiter, type FailureLimiterFactory } from '../phones/rate-limit.js';
 import type { PasswordResetsRepo, SessionsRepo, UserRow, UsersRepo } from '../store/index.js';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.js';
 import type { IssuedSetupToken, SetupToken } from './setup-token.js';
@@ -35,11 +35,17 @@ export interface AccountServiceOptions {
   sessionTtlMs?: number;
   /** Failed sign-ins per email and client, and per client, before 429. */
   limits?: { perAccount: number; perClient: number; windowMs: number };
+  /** Where failures are counted: in memory by default; in the database when several gateways share it. */
+  limiters?: FailureLimiterFactory;
   now?: () => number;
   /** The first run's proof of control of the server; without it, setup needs an API key. */
   setupToken?: SetupToken;
   /** Whether a string is a valid API key (the environment's or a `gw_` key): proof of control too. */
   isApiKey?: (key: string) => Promise<boolean>;
+  /** Several gateways: whether another live node printed this setup token (each node prints its own). */
+  isOtherSetupToken?: ((token: string) => Promise<boolean>) | undefined;
+  /** Several gateways: runs the first run's check and insert while no other node runs its own. */
+  exclusively?: (<T>(work: () => Promise<T>, name: string) => Promise<T>) | undefined;
 }
 
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -76,8 +82,9 @@ export class AccountService {
     this.now = o.now ?? Date.now;
     this.sessionTtlMs = o.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
     const limits = o.limits ?? DEFAULT_LOGIN_LIMITS;
-    this.perAccount = new FailureLimiter(limits.perAccount, limits.windowMs, 'sign-in');
-    this.perClient = new FailureLimiter(limits.perClient, limits.windowMs, 'sign-in');
+    const limiter = o.limiters ?? ((_scope: string, max: number, windowMs: number, what: string) => new MemoryFailureLimiter(max, windowMs, what, this.now));
+    this.perAccount = limiter('sign-in-account', limits.perAccount, limits.windowMs, 'sign-in');
+    this.perClient = limiter('sign-in-client', limits.perClient, limits.windowMs, 'sign-in');
   }
 
   private iso(offsetMs = 0): string {
@@ -91,7 +98,9 @@ export class AccountService {
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.creating.then(work, work);
+    const shared = this.o.exclusively;
+    const run = shared ? () => shared(work, 'console accounts') : work;
+    const next = this.creating.then(run, run);
     this.creating = next.catch(() => undefined);
     return next;
   }
@@ -116,6 +125,7 @@ export class AccountService {
   private async provesControl(proof: string | null): Promise<boolean> {
     if (!proof) return false;
     if (this.o.setupToken?.matches(proof)) return true;
+    if (await this.o.isOtherSetupToken?.(proof)) return true;
     return (await this.o.isApiKey?.(proof)) ?? false;
   }
 
@@ -164,19 +174,18 @@ export class AccountService {
   async login(email: string, password: string, client: string): Promise<{ user: User; session: Session }> {
     const normalized = normalizeEmail(email);
     const accountKey = `${normalized}\n${client}`;
-    const now = this.now();
     // Counted before the slow hash, so a burst of parallel guesses cannot all pass the check.
-    this.perClient.check(client, now);
-    const forgiveAccount = this.perAccount.attempt(accountKey, now);
-    const forgiveClient = this.perClient.attempt(client, now);
+    await this.perClient.check(client);
+    const forgiveAccount = await this.perAccount.attempt(accountKey);
+    const forgiveClient = await this.perClient.attempt(client);
     const row = await this.o.users.byEmail(normalized);
     const ok = row ? await verifyPassword(password, row.password_hash) : (await burnVerification(password), false);
     if (!row || !ok) {
       this.o.log.info({ client }, 'sign-in refused');
       throw wrongCredentials();
     }
-    forgiveAccount();
-    forgiveClient();
+    await forgiveAccount();
+    await forgiveClient();
     const at = this.iso();
     await this.o.users.touchLogin(row.id, at);
     await this.o.sessions.deleteExpired(at);

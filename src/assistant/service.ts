@@ -46,6 +46,11 @@ export class AssistantService implements IncomingAssistant {
   constructor(private readonly o: AssistantServiceOptions) {
     o.calls.on('change', (change) => this.onChange(change));
     o.media.on('started', (audio, call) => this.onAudioStarted(audio, call));
+    // The call's phone moved to another node: the model session here ends, the call goes on there.
+    o.calls.on('released', (call) => {
+      this.states.get(call.id)?.bridge?.stop();
+      this.states.delete(call.id);
+    });
   }
 
   agentSettings(): AgentSettings {

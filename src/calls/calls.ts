@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
-import { CreationClock, fromMicros, normalizeTimestamp } from './created-at.js';
+import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
 import { endOf } from './end-cause.js';
 import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
@@ -39,6 +39,23 @@ export interface CallServiceOptions {
    * the phone's own events, resent from its outbox right after the hello, end them with their true cause.
    */
   reconcileDelayMs: number;
+  /**
+   * Whether another node holds the phone's socket (several gateways on PostgreSQL). A grace period
+   * ends nothing while the phone is connected anywhere.
+   */
+  connectedElsewhere?: ((deviceId: string) => Promise<boolean>) | undefined;
+  /**
+   * Runs work no other gateway runs for the same name at the same time (several gateways on one
+   * database): a phone's absent calls are ended by one node, once.
+   */
+  exclusively?: (<T>(work: () => Promise<T>, name: string) => Promise<T>) | undefined;
+}
+
+/** A call whose phone came back naming it, on a node that was not serving its audio (another node died, or this one restarted). */
+export interface ResumedCall {
+  call: Call;
+  /** Its agent stream was detached (DELETE …/stream): it stays closed. */
+  streamDetached: boolean;
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
@@ -46,9 +63,17 @@ const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
 /**
  * The call domain: places and controls calls through the phone hub, applies the phone's events
  * exactly once, keeps the timeline and enqueues webhooks. Observers (streams, assistant, console)
- * listen to `change`.
+ * listen to `change`; also to `resumed` (the phone's hello named a live call, see ResumedCall:
+ * listeners that hold nothing for it yet take it up again) and `released` (the call's phone now
+ * lives on another node, which serves the call from now on: listeners let go of it, ending nothing).
  */
-export class CallService extends EventEmitter<{ change: [CallChange]; incoming: [Call]; dtmf: [callId: string, digits: string] }> implements PhoneEventSink {
+export class CallService extends EventEmitter<{
+  change: [CallChange];
+  incoming: [Call];
+  dtmf: [callId: string, digits: string];
+  resumed: [ResumedCall];
+  released: [Call];
+}> implements PhoneEventSink {
   private clock!: CreationClock;
   private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
@@ -65,7 +90,12 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   async start(): Promise<void> {
     this.clock = new CreationClock(await this.o.repo.latestCreatedAt());
     const away = new Set((await this.o.repo.openCalls()).map((c) => c.device_id));
-    for (const deviceId of away) if (!this.o.hub.connected(deviceId)) this.startGrace(deviceId);
+    for (const deviceId of away) if (!(await this.connectedAnywhere(deviceId))) this.startGrace(deviceId);
+  }
+
+  private connectedAnywhere(deviceId: string): Promise<boolean> {
+    if (this.o.hub.connected(deviceId)) return Promise.resolve(true);
+    return this.o.connectedElsewhere?.(deviceId) ?? Promise.resolve(false);
   }
 
   /**
@@ -73,10 +103,11 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
    * listeners after it depend on it.
    */
   private notify(event: 'change', change: CallChange): void;
-  private notify(event: 'incoming', call: Call): void;
-  private notify(event: 'change' | 'incoming', arg: CallChange | Call): void {
+  private notify(event: 'incoming' | 'released', call: Call): void;
+  private notify(event: 'resumed', resumed: ResumedCall): void;
+  private notify(event: 'change' | 'incoming' | 'resumed' | 'released', arg: CallChange | Call | ResumedCall): void {
     const callId = 'call' in arg ? arg.call.id : arg.id;
-    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call) => void>) {
+    for (const listener of this.rawListeners(event) as Array<(arg: CallChange | Call | ResumedCall) => void>) {
       try {
         listener.call(this, arg);
       } catch (err) {
@@ -173,7 +204,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
         end_cause: null,
         end_reason: null,
       };
-      await this.o.repo.insert(row);
+      await this.withUniqueCreatedAt(row, (fresh) => this.o.repo.insert(fresh));
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
       this.notify('change', { call: presentCall(row), previousState: null });
       const command = this.command(row.id, 'dial', { to: input.to });
@@ -185,6 +216,11 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       }
       return { call: await this.get(row.id), command };
     });
+  }
+
+  /** Inserts a new call with a creation instant no other gateway of a cluster took. */
+  private withUniqueCreatedAt<T>(row: CallRow, insert: (row: CallRow) => Promise<T>): Promise<T> {
+    return insertWithUniqueCreatedAt(this.clock, row, insert, (err) => this.o.repo.createdAtTaken(err));
   }
 
   /** A dial the phone never took: the call is failed at once so it does not keep the phone busy. */
@@ -214,8 +250,22 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   /** Stores the call's stream configuration (the streams domain owns what happens next). */
   async setStream(callId: string, stream: StreamConfig | null): Promise<Call> {
-    await this.o.repo.update(callId, { stream: stream ? JSON.stringify(stream) : null, updated_at: new Date().toISOString() });
+    await this.o.repo.update(callId, { stream: stream ? JSON.stringify(stream) : null, stream_detached_at: null, updated_at: new Date().toISOString() });
     return this.get(callId);
+  }
+
+  /** Remembers that the call's stream was detached, so a node that takes the call over does not open it again. */
+  async markStreamDetached(callId: string): Promise<void> {
+    await this.o.repo.update(callId, { stream_detached_at: new Date().toISOString() });
+  }
+
+  /**
+   * The phone now lives on another node (several gateways): its open calls are served there, so
+   * this node lets go of them (`released`) and ends nothing.
+   */
+  async releaseDevice(deviceId: string): Promise<void> {
+    this.cancelGrace(deviceId);
+    for (const row of await this.o.repo.openCalls(deviceId)) this.notify('released', presentCall(row));
   }
 
   // ---- the phone's side -------------------------------------------------------------------
@@ -233,6 +283,7 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
 
   private async reconcileHello(deviceId: string, hello: HelloMessage, helloAt: string): Promise<void> {
     const onPhone = hello.call ?? null;
+    if (onPhone) await this.resume(deviceId, onPhone);
     if (onPhone?.callId) {
       const known = await this.o.repo.get(onPhone.callId);
       if (known && known.device_id === deviceId && isFinal(known.state)) {
@@ -254,6 +305,13 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
       void this.reconcile(deviceId, missing).catch((err: unknown) => this.o.log.error({ err, deviceId }, 'reconcile failed'));
     }, this.o.reconcileDelayMs);
     this.reconcileTimers.add(timer);
+  }
+
+  /** The call the hello names goes on: if it is answered, its audio and agent stream are taken up again where they are not held. */
+  private async resume(deviceId: string, onPhone: NonNullable<HelloMessage['call']>): Promise<void> {
+    const row = (onPhone.callId ? await this.o.repo.get(onPhone.callId) : undefined) ?? (await this.o.repo.byNativeId(deviceId, onPhone.nativeCallId));
+    if (!row || row.device_id !== deviceId || (row.state !== 'active' && row.state !== 'held')) return;
+    this.notify('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at) });
   }
 
   /** Ends the calls a phone's `hello` did not name, unless its own events have ended them meanwhile. */
@@ -297,9 +355,12 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
     const timer = setTimeout(() => {
       this.graceTimers.delete(deviceId);
       if (this.o.hub.connected(deviceId)) return;
-      void this.endOpenCalls(deviceId, 'the phone stayed disconnected').catch((err: unknown) =>
-        this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'),
-      );
+      void (async () => {
+        // Connected to another node meanwhile: that node serves its calls.
+        if (await this.connectedAnywhere(deviceId)) return this.releaseDevice(deviceId);
+        const end = () => this.endOpenCalls(deviceId, 'the phone stayed disconnected');
+        await (this.o.exclusively ? this.o.exclusively(end, `absent phone ${deviceId}`) : end());
+      })().catch((err: unknown) => this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'));
     }, this.o.phoneGraceMs);
     timer.unref();
     this.graceTimers.set(deviceId, timer);
@@ -385,14 +446,19 @@ export class CallService extends EventEmitter<{ change: [CallChange]; incoming: 
   }
 
   /** Stores an event, moves the call (storing it first when it is new) and enqueues its webhook, in one transaction. */
-  private async record(
+  private record(row: CallRow, event: EventName, eventId: string, payload: Record<string, unknown>, occurredAt: string, nativeCallId: string | null, isNew = false): Promise<void> {
+    if (!isNew) return this.recordOnce(row, event, eventId, payload, occurredAt, nativeCallId, false);
+    return this.withUniqueCreatedAt(row, (fresh) => this.recordOnce(fresh, event, eventId, payload, occurredAt, nativeCallId, true));
+  }
+
+  private async recordOnce(
     row: CallRow,
     event: EventName,
     eventId: string,
     payload: Record<string, unknown>,
     occurredAt: string,
     nativeCallId: string | null,
-    isNew = false,
+    isNew: boolean,
   ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const next = applyEvent({ state: row.state as CallState, answeredAt: row.answered_at, endedAt: row.ended_at }, event, receivedAt);

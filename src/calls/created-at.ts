@@ -16,6 +16,30 @@ export class CreationClock {
   }
 }
 
+/** A new call's creation instant taken by another gateway this many times in a row is not a coincidence. */
+const MAX_TRIES = 5;
+
+/**
+ * Inserts a new call; when another gateway of a cluster took the same `created_at` microsecond
+ * (`taken` tells from the insert's error), takes the clock's next instant and tries again. The row
+ * is updated in place, so the caller holds the instant that was stored.
+ */
+export async function insertWithUniqueCreatedAt<R extends { created_at: string; updated_at: string }, T>(
+  clock: CreationClock,
+  row: R,
+  insert: (row: R) => Promise<T>,
+  taken: (err: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert(row);
+    } catch (err) {
+      if (attempt >= MAX_TRIES || !taken(err)) throw err;
+      row.created_at = row.updated_at = clock.next();
+    }
+  }
+}
+
 const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i;
 
 export function toMicros(iso: string): number {

@@ -4,22 +4,37 @@ import { CALL_STATES, type CallState } from './state.js';
 
 /**
  * How many calls the log holds in each state, kept in memory: counted once at start (one grouped
- * query), then moved by every change the call service emits, so reading it costs no query.
+ * query), then moved by every change the call service emits, so reading it costs no query. With
+ * several gateways, the changes other nodes make are applied too (`apply`, from the live messages
+ * they relay), and the count is taken again when some may have been missed (`recount`).
  */
 export class CallStateCounts {
-  private constructor(private readonly counts: Record<CallState, number>) {}
+  private constructor(
+    private counts: Record<CallState, number>,
+    private readonly repo: CallsRepo,
+  ) {}
 
   /** Call before the service applies any change (the gateway does, before it serves). */
   static async follow(calls: CallService, repo: CallsRepo): Promise<CallStateCounts> {
-    const stored = await repo.countByState();
-    const counts = Object.fromEntries(CALL_STATES.map((state) => [state, stored.get(state) ?? 0])) as Record<CallState, number>;
-    const follower = new CallStateCounts(counts);
-    calls.on('change', ({ call, previousState }) => {
-      if (previousState === call.state) return;
-      if (previousState !== null) counts[previousState] -= 1;
-      counts[call.state] += 1;
-    });
+    const follower = new CallStateCounts(await CallStateCounts.count(repo), repo);
+    calls.on('change', ({ call, previousState }) => follower.apply(previousState, call.state));
     return follower;
+  }
+
+  private static async count(repo: CallsRepo): Promise<Record<CallState, number>> {
+    const stored = await repo.countByState();
+    return Object.fromEntries(CALL_STATES.map((state) => [state, stored.get(state) ?? 0])) as Record<CallState, number>;
+  }
+
+  /** A call moved from `previousState` (null: a new call) to `state`. */
+  apply(previousState: CallState | null, state: CallState): void {
+    if (previousState === state) return;
+    if (previousState !== null) this.counts[previousState] -= 1;
+    this.counts[state] += 1;
+  }
+
+  async recount(): Promise<void> {
+    this.counts = await CallStateCounts.count(this.repo);
   }
 
   snapshot(): Record<CallState, number> {

@@ -60,6 +60,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
     .optional(),
+  NODE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine(withoutCredentials, CREDENTIALS_REFUSED)
+    .refine((url) => !URL.canParse(url) || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(url), 'must be only scheme, host and port, such as http://10.0.0.5:8080')
+    .optional(),
   DATABASE_TIMEOUT: z
     .string()
     .transform((text, ctx) => {
@@ -123,6 +128,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** With PostgreSQL: the address the other gateways of the cluster reach this one at (docs/cluster.md). */
+  nodeUrl: string | undefined;
   /** PostgreSQL: how long a connection or a statement may take before the request answers 503. */
   databaseTimeoutMs: number | undefined;
   gatewayApiKey: string | undefined;
@@ -187,11 +194,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(e.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together');
   }
+  if (e.NODE_URL && !e.DATABASE_URL) throw new ConfigError('NODE_URL', 'names this gateway in a cluster, which needs DATABASE_URL (PostgreSQL)');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    nodeUrl: e.NODE_URL?.replace(/\/$/, ''),
     databaseTimeoutMs: e.DATABASE_TIMEOUT,
     gatewayApiKey: e.HTTP_GATEWAY_API_KEY,
     metricsToken: e.METRICS_TOKEN,

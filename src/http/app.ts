@@ -7,6 +7,7 @@ import { requireCredential, requireMetricsCredential } from './auth.js';
 import { mountConsole } from './console-static.js';
 import { mountDocsPage } from './docs-page.js';
 import { errorResponse, handleError, validationError } from './errors.js';
+import { forwardToPhoneNode, nameNodeToNodes } from './forward.js';
 import { registerRoutes } from './routes/index.js';
 import type { AppEnv, HttpServices } from './services.js';
 
@@ -73,6 +74,8 @@ export function createHttpApp(services: HttpServices): GatewayApp {
   );
   app.use('*', emptyJsonBodyIsEmptyObject);
   app.use('/v1/*', requireCredential(services));
+  app.use('/v1/*', forwardToPhoneNode(services));
+  app.use('/health', nameNodeToNodes(services));
   app.use('/metrics', requireMetricsCredential(services));
 
   registerRoutes(app, services);

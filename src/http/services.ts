@@ -2,6 +2,7 @@ import type { AccountService } from '../accounts/index.js';
 import type { AssistantService } from '../assistant/index.js';
 import type { ApiKeyService, Principal } from '../auth/index.js';
 import type { CallService } from '../calls/index.js';
+import type { PhoneRouting } from '../cluster/index.js';
 import type { Config } from '../config/index.js';
 import type { LiveHub } from '../live/index.js';
 import type { GatewayMetrics } from '../metrics/index.js';
@@ -36,6 +37,8 @@ export interface HttpServices {
   live: LiveHub;
   /** GET /metrics: this gateway's metrics in the Prometheus text format. */
   metrics: GatewayMetrics;
+  /** Several gateways on PostgreSQL: which node serves what concerns a phone (absent on one gateway). */
+  routing?: PhoneRouting | undefined;
   /** The Android app's APK, served at /app/voice-gateway.apk once `npm run build:android` made it. */
   appApkPath: string;
   /** Resolves once the database answers (GET /health/ready); throws SERVICE_UNAVAILABLE when it does not in time. */

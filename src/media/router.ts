@@ -45,6 +45,10 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       else o.drops.noCallFrames += 1;
     });
     o.calls.on('change', (change) => this.onChange(change));
+    // A call taken over from another node (or from before a restart) gets its audio here. One whose
+    // phone moved to another node goes on there: here its audio ends as if the call had.
+    o.calls.on('resumed', ({ call }) => this.onChange({ call, previousState: call.state }));
+    o.calls.on('released', (call) => this.onChange({ call: { ...call, state: 'ended' }, previousState: call.state }));
     // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
     o.hub.on('device', (deviceId) => {
       if (!o.hub.connected(deviceId)) this.byDevice.get(deviceId)?.stopStreaming();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
@@ -45,6 +46,8 @@ const SLOW_CLOSE_GRACE_MS = 5_000;
  * paused while too many wait), pings it, and matches command acks.
  */
 export class PhoneConnection {
+  /** Names this socket among the phone's sockets, on every node (a newer one replaces it). */
+  readonly id = randomUUID();
   latencyMs: number | undefined;
   /** Kept as a number: it is set by every message, read rarely. */
   private lastSeenMs = Date.now();

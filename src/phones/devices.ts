@@ -72,8 +72,14 @@ export async function qrSvg(text: string): Promise<string> {
 
 const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
 
+/** Phones whose socket another node of the cluster holds (several gateways on PostgreSQL). */
+export interface ClusterPhones {
+  connectedPhones(deviceIds?: string[]): Promise<Set<string>>;
+}
+
 export class DeviceService {
   private live: LiveDeviceState | undefined;
+  private cluster: ClusterPhones | undefined;
 
   constructor(private readonly repo: DevicesRepo) {}
 
@@ -81,12 +87,23 @@ export class DeviceService {
     this.live = live;
   }
 
-  present(row: DeviceRow): Device {
+  /** Several gateways: a phone is connected when any node holds its socket; its lastSeenAt and latency are then read from its row. */
+  attachCluster(cluster: ClusterPhones): void {
+    this.cluster = cluster;
+  }
+
+  /** The phones of `rows` whose socket another node holds. */
+  private elsewhere(rows: DeviceRow[], all: boolean): Promise<Set<string>> {
+    if (!this.cluster || rows.every((row) => this.live?.connected(row.id))) return Promise.resolve(new Set());
+    return this.cluster.connectedPhones(all ? undefined : rows.map((row) => row.id));
+  }
+
+  present(row: DeviceRow, connectedElsewhere = false): Device {
     const live = this.live;
     return {
       id: row.id,
       name: row.name,
-      connected: live?.connected(row.id) ?? false,
+      connected: (live?.connected(row.id) ?? false) || connectedElsewhere,
       registeredAt: row.registered_at,
       lastSeenAt: live?.lastSeenAt(row.id) ?? row.last_seen_at,
       latencyMs: live?.latencyMs(row.id) ?? row.latency_ms,
@@ -95,13 +112,15 @@ export class DeviceService {
   }
 
   async list(): Promise<Device[]> {
-    return (await this.repo.list()).map((row) => this.present(row));
+    const rows = await this.repo.list();
+    const elsewhere = await this.elsewhere(rows, true);
+    return rows.map((row) => this.present(row, elsewhere.has(row.id)));
   }
 
   async get(id: string): Promise<Device> {
     const row = await this.repo.get(id);
     if (!row) throw notFound('Phone');
-    return this.present(row);
+    return this.present(row, (await this.elsewhere([row], false)).has(id));
   }
 
   exists(id: string): Promise<boolean> {

@@ -20,8 +20,20 @@ export interface PhoneEventSink {
   onDisconnected(deviceId: string): void;
 }
 
+/**
+ * Where the cluster learns which node holds each phone's socket (several gateways on PostgreSQL;
+ * absent on one gateway). `hold` is awaited before the phone's hello is handled, so once a phone is
+ * welcomed every node can find it.
+ */
+export interface PhonePresence {
+  hold(deviceId: string, connectionId: string): Promise<void>;
+  release(deviceId: string, connectionId: string): Promise<void>;
+}
+
 export interface PhoneHubOptions {
   devices: DeviceService;
+  /** Several gateways: which node holds each phone; also writes each pong's latency, for the other nodes to show. */
+  presence?: PhonePresence | undefined;
   log: Logger;
   /** The spec's 20 s ping; a pong later than `pongTimeoutMs` drops the phone. */
   ping: PingTimings;
@@ -97,11 +109,18 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
         onMessage: (message) => this.handle(connection, message),
         onAudio: (frame) => this.audioRoute?.(deviceId, frame),
         onSeen: () => this.persistSeen(connection, false),
-        onLatency: (rttMs) => this.emit('latency', deviceId, rttMs),
+        onLatency: (rttMs) => {
+          this.emit('latency', deviceId, rttMs);
+          // The other nodes read a phone's latency from its row.
+          if (this.options.presence) void this.persistSeen(connection, true);
+        },
         onClose: (code) => {
           const { badFrames, badMessages, pauses } = connection;
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
+          if (connection.helloReceived) {
+            this.options.presence?.release(deviceId, connection.id).catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'));
+          }
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
             this.sink?.onDisconnected(deviceId);
@@ -121,6 +140,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     const { deviceId } = connection;
     switch (message.type) {
       case 'hello':
+        await this.options.presence?.hold(deviceId, connection.id);
         // The call domain sees the hello before the phone is welcomed: nothing the phone does after
         // the welcome (nor a call placed for it) can be mistaken for a call its hello did not name.
         await this.sink?.onHello(deviceId, message);
@@ -164,6 +184,24 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     if (!ack.ok) {
       const code = ack.error?.code ?? 'COMMAND_REFUSED';
       throw new GatewayError(code, ack.error?.message ?? `The phone refused the ${command.action} command`, { status: 409 });
+    }
+  }
+
+  /** The phone opened a newer socket on another node: an older one here is closed as replaced (4000). */
+  replacedElsewhere(deviceId: string, connectionId: string): void {
+    const connection = this.connections.get(deviceId);
+    if (!connection || connection.id === connectionId) return;
+    this.options.log.info({ deviceId }, 'phone connected to another node; closing its older socket here');
+    this.connections.delete(deviceId);
+    connection.close(CLOSE_REPLACED, 'replaced by a newer connection');
+    this.sink?.onDisconnected(deviceId);
+    this.emit('device', deviceId);
+  }
+
+  /** Records again that this node holds its phones (after it joined the cluster anew under another id). */
+  async holdAgain(): Promise<void> {
+    for (const connection of this.connections.values()) {
+      if (connection.open && connection.helloReceived) await this.options.presence?.hold(connection.deviceId, connection.id);
     }
   }
 

@@ -1,4 +1,4 @@
 export { DeviceService, APP_SCHEME, qrSvg, QrTooLargeError, type Device, type Pairing, type PairRequest } from './devices.js';
-export { PhoneHub, type PhoneEventSink, type PhoneHubOptions } from './hub.js';
-export { FailureLimiter } from './rate-limit.js';
+export { PhoneHub, type PhoneEventSink, type PhoneHubOptions, type PhonePresence } from './hub.js';
+export { MemoryFailureLimiter, rateLimited, type FailureLimiter, type FailureLimiterFactory } from './rate-limit.js';
 export { HealthReport, CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent } from './protocol.js';

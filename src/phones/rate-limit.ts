@@ -3,11 +3,31 @@ import { GatewayError } from '../errors.js';
 /**
  * Counts failures per key in a sliding window; once over the limit, further attempts are refused
  * with 429 until the window has moved on. Successes do not count, so honest clients never wait.
- * Keys whose failures have all left the window are forgotten as time passes: failures are also kept
- * in the order they were counted, and each call drops the ones that have expired since, so a
- * failure costs O(1) (amortized) however many clients failed before.
+ * In memory for one gateway; several gateways on PostgreSQL share one in the database (cluster/).
  */
-export class FailureLimiter {
+export interface FailureLimiter {
+  /** Throws RATE_LIMITED while the key has its limit of failures in the window. */
+  check(key: string): Promise<void>;
+  /**
+   * Checks and counts an attempt as failed before it is tried, so that attempts running at the same
+   * time cannot all pass the check; the returned function takes the count back once it succeeded.
+   */
+  attempt(key: string): Promise<() => Promise<void>>;
+}
+
+/** Makes a limiter: `scope` names its counts apart from other limiters' where they share a store. */
+export type FailureLimiterFactory = (scope: string, maxFailures: number, windowMs: number, what: string) => FailureLimiter;
+
+export const rateLimited = (what: string, retryAfter: number): GatewayError =>
+  new GatewayError('RATE_LIMITED', `Too many failed ${what} attempts; try again in ${retryAfter} s`, { retryAfter });
+
+/**
+ * The failures of one gateway, in memory, at instants the caller gives. Keys whose failures have
+ * all left the window are forgotten as time passes: failures are also kept in the order they were
+ * counted, and each call drops the ones that have expired since, so a failure costs O(1)
+ * (amortized) however many clients failed before.
+ */
+export class FailureWindow {
   private readonly failures = new Map<string, number[]>();
   /** Every failure counted, oldest first; `head` is the first not yet expired. */
   private readonly counted: Array<{ key: string; at: number }> = [];
@@ -24,16 +44,15 @@ export class FailureLimiter {
     return this.failures.size;
   }
 
-  check(key: string, now = Date.now()): void {
+  check(key: string, now: number): void {
     this.expire(now);
     const recent = (this.failures.get(key) ?? []).filter((t) => now - t < this.windowMs);
     if (recent.length >= this.maxFailures) {
-      const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? now) + this.windowMs - now) / 1000));
-      throw new GatewayError('RATE_LIMITED', `Too many failed ${this.what} attempts; try again in ${retryAfter} s`, { retryAfter });
+      throw rateLimited(this.what, Math.max(1, Math.ceil(((recent[0] ?? now) + this.windowMs - now) / 1000)));
     }
   }
 
-  fail(key: string, now = Date.now()): void {
+  fail(key: string, now: number): void {
     this.expire(now);
     const list = this.failures.get(key);
     if (list) list.push(now);
@@ -41,11 +60,8 @@ export class FailureLimiter {
     this.counted.push({ key, at: now });
   }
 
-  /**
-   * Checks and counts an attempt as failed before it is tried, so that attempts running at the same
-   * time cannot all pass the check; the returned function takes the count back once it succeeded.
-   */
-  attempt(key: string, now = Date.now()): () => void {
+  /** check() and fail() at once; the returned function takes the failure back. */
+  attempt(key: string, now: number): () => void {
     this.check(key, now);
     this.fail(key, now);
     return () => {
@@ -72,5 +88,30 @@ export class FailureLimiter {
       this.counted.splice(0, this.head);
       this.head = 0;
     }
+  }
+}
+
+/** One gateway's limiter: a FailureWindow on the gateway's clock. */
+export class MemoryFailureLimiter implements FailureLimiter {
+  private readonly window: FailureWindow;
+
+  constructor(
+    maxFailures: number,
+    windowMs: number,
+    what: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.window = new FailureWindow(maxFailures, windowMs, what);
+  }
+
+  static readonly factory: FailureLimiterFactory = (_scope, maxFailures, windowMs, what) => new MemoryFailureLimiter(maxFailures, windowMs, what);
+
+  async check(key: string): Promise<void> {
+    this.window.check(key, this.now());
+  }
+
+  async attempt(key: string): Promise<() => Promise<void>> {
+    const takeBack = this.window.attempt(key, this.now());
+    return async () => takeBack();
   }
 }

@@ -64,11 +64,15 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
 
 /**
  * The settings of the spec: what the console or API saved, else the environment. Values are cached
- * in memory (one gateway process owns its database) so hot paths such as webhook signing read no row.
+ * in memory so hot paths such as webhook signing read no row; several gateways on one database read
+ * them again when another node changed them (`reload`, docs/cluster.md).
  */
 export class SettingsService {
   private stored = new Map<string, unknown>();
   private readonly listeners = new Set<(view: SettingsView) => void>();
+  private saved: (() => void) | undefined;
+  /** Bumped by every save, so a reload that raced a save does not put back what the save replaced. */
+  private saves = 0;
 
   private constructor(
     private readonly repo: SettingsRepo,
@@ -111,11 +115,33 @@ export class SettingsService {
     return () => this.listeners.delete(listener);
   }
 
+  /** Several gateways: told after every change this node makes, so that the others read the settings again. */
+  onSaved(saved: () => void): void {
+    this.saved = saved;
+  }
+
   private async save(entries: Record<string, unknown>): Promise<void> {
+    if (Object.keys(entries).length === 0) return;
     await this.repo.write(entries);
     for (const [key, value] of Object.entries(entries)) {
       if (value === undefined) this.stored.delete(key);
       else this.stored.set(key, value);
+    }
+    this.saves += 1;
+    this.saved?.();
+  }
+
+  /** Reads every stored value again (another gateway changed them); listeners hear of a change. */
+  async reload(): Promise<void> {
+    const saves = this.saves;
+    const stored = await this.repo.all();
+    if (saves !== this.saves) return;
+    const text = (map: Map<string, unknown>) => JSON.stringify([...map].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const changed = text(stored) !== text(this.stored);
+    this.stored = stored;
+    if (changed && this.listeners.size > 0) {
+      const view = this.view();
+      for (const listener of this.listeners) listener(view);
     }
   }
 

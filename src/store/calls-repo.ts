@@ -32,6 +32,15 @@ export class CallsRepo {
     return this.db.transaction().execute(work);
   }
 
+  /**
+   * Whether an insert failed because another call has the same `created_at` (its unique key): several
+   * gateways on one database may create calls at the same microsecond. One process never does.
+   */
+  createdAtTaken(err: unknown): boolean {
+    const e = err as { code?: unknown; constraint?: unknown };
+    return e.code === '23505' && e.constraint === 'calls_created_at';
+  }
+
   async insert(row: CallRow, ex: Executor = this.db): Promise<void> {
     await ex.insertInto('calls').values(row).execute();
   }

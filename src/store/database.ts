@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
@@ -15,9 +15,48 @@ export type Db = Kysely<Tables>;
 export interface Store {
   db: Db;
   dialect: 'sqlite' | 'postgres';
+  /** The database's connection string (PostgreSQL), for a connection of its own (LISTEN). */
+  url: string | undefined;
+  /**
+   * Runs `work` while no other gateway on the same database runs work of the same name (by default
+   * the start-up's: migrations and first-run writes happen once even when several nodes start
+   * together). A PostgreSQL advisory lock held on a connection of its own; one process needs none.
+   */
+  exclusively<T>(work: () => Promise<T>, name?: string): Promise<T>;
   /** Resolves once the database answers a query (within DATABASE_TIMEOUT on PostgreSQL). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The advisory lock of the gateways' start-up. */
+const STARTUP_LOCK = 'voice-gateway start-up';
+/** Work waits at most this long for another node's of the same name (another node's migrations may take long). */
+const LOCK_WAIT_MS = 60_000;
+/** How often a waiting node asks for the lock again. */
+const LOCK_POLL_MS = 50;
+
+/**
+ * The lock is asked for with pg_try_advisory_lock, again and again until LOCK_WAIT_MS: each
+ * statement returns at once, so the pool's statement timeout (DATABASE_TIMEOUT) never cuts a long
+ * wait short, and the wait is the gateway's own.
+ */
+function exclusively(db: Db, dialect: Store['dialect']): Store['exclusively'] {
+  if (dialect === 'sqlite') return (work) => work();
+  return (work, name = STARTUP_LOCK) =>
+    db.connection().execute(async (connection) => {
+      const deadline = Date.now() + LOCK_WAIT_MS;
+      for (;;) {
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as locked`.execute(connection);
+        if (rows[0]?.locked) break;
+        if (Date.now() > deadline) throw new Error(`another gateway held the lock '${name}' for more than ${LOCK_WAIT_MS / 1000} s`);
+        await sleep(LOCK_POLL_MS);
+      }
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(hashtextextended(${name}, 0))`.execute(connection);
+      }
+    });
 }
 
 export const SQLITE_FILE = 'gateway.db';
@@ -70,9 +109,10 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
   if (options.databaseUrl) {
     dialect = 'postgres';
     const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
-    const migrations = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1, connectionTimeoutMillis: timeoutMs }) }) });
+    // Two connections: one holds the start-up lock while the migrations run on the other.
+    const migrations = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 2, connectionTimeoutMillis: timeoutMs }) }) });
     try {
-      await migrate(migrations, dialect, options.log);
+      await exclusively(migrations, dialect)(() => migrate(migrations, dialect, options.log));
     } finally {
       await migrations.destroy();
     }
@@ -96,7 +136,14 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
       throw err;
     });
   }
-  return { db, dialect, ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    url: options.databaseUrl,
+    exclusively: exclusively(db, dialect),
+    ping: () => sql`select 1`.execute(db).then(() => undefined),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Db, dialect: Store['dialect'], log: Logger): Promise<void> {

@@ -1,4 +1,5 @@
 export { openStore, SQLITE_FILE, type Db, type Store } from './database.js';
+export { DEFAULT_DATABASE_TIMEOUT_MS } from './postgres-pool.js';
 export { SecretBox } from './secret-box.js';
 export type * from './schema.js';
 export { SettingsRepo } from './settings-repo.js';
@@ -8,3 +9,4 @@ export { UsersRepo, SessionsRepo, PasswordResetsRepo, type UserRow, type Session
 export { CallsRepo, FINAL_STATES, type CallRow, type CallEventRow, type CallQuery, type Executor, type TranscriptLineRow } from './calls-repo.js';
 export { AssistantMessagesRepo, type AssistantMessageRow } from './assistant-messages-repo.js';
 export const nowIso = (): string => new Date().toISOString();
+export { ClusterRepo, type NodeRow } from './cluster-repo.js';

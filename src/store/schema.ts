@@ -57,6 +57,8 @@ export interface CallsTable {
   /** Why it ended (calls/end-cause.ts), once final. */
   end_cause: string | null;
   end_reason: string | null;
+  /** When its agent stream was detached (DELETE …/stream): a node taking the call over leaves it closed. */
+  stream_detached_at?: string | null;
 }
 
 export interface CallEventsTable {
@@ -92,6 +94,8 @@ export interface WebhookJobsTable {
   due_at: string;
   /** The delivery row a person asked to send again (POST /v1/webhook-deliveries/{id}/retry), else null. */
   retry_of: number | null;
+  /** The node that makes its attempts (several gateways on PostgreSQL); null on SQLite, or while no node holds it. */
+  claimed_by?: string | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -152,6 +156,11 @@ export interface PasswordResetsTable {
   created_at: string;
   expires_at: string;
 }
+
+/*
+ * PostgreSQL only (several gateways, docs/cluster.md), queried in plain SQL by ClusterRepo:
+ * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 008).
+ */
 
 export interface Tables {
   settings: SettingsTable;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -70,6 +70,15 @@ export class SecretBox {
     writeFileSync(this.file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
     this.key = key;
     return key;
+  }
+
+  /**
+   * A key for another purpose derived from the secret key (HKDF-SHA256 with `label`), so that one
+   * secret serves the cluster too; then one derived from SECRET_KEY_PREVIOUS, while it is set.
+   */
+  derive(label: string): Buffer[] {
+    const derive = (key: Buffer) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), label, 32));
+    return [derive(this.currentKey()), ...(this.previous ? [derive(this.previous)] : [])];
   }
 
   seal(plain: string): string {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from './database.js';
 import type { WebhookDeliveriesTable } from './schema.js';
 
@@ -17,7 +17,8 @@ export interface WebhookJobRow {
   retryOf: number | null;
 }
 
-export type NewWebhookJob = Omit<WebhookJobRow, 'id'>;
+/** `claimedBy`: the node that holds the job (several gateways); none on one gateway. */
+export type NewWebhookJob = Omit<WebhookJobRow, 'id'> & { claimedBy?: string | null };
 
 export interface WebhookDeliveryRow {
   id: number;
@@ -96,21 +97,88 @@ export class WebhooksRepo {
   async insertJob(job: NewWebhookJob, db: Db = this.db): Promise<number> {
     const row = await db
       .insertInto('webhook_jobs')
-      .values({ call_id: job.callId, event_id: job.eventId, event: job.event, url: job.url, body: job.body, attempt: job.attempt, due_at: job.dueAt, retry_of: job.retryOf })
+      .values({
+        call_id: job.callId,
+        event_id: job.eventId,
+        event: job.event,
+        url: job.url,
+        body: job.body,
+        attempt: job.attempt,
+        due_at: job.dueAt,
+        retry_of: job.retryOf,
+        claimed_by: job.claimedBy ?? null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
   }
 
-  /** Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in memory. */
-  async jobsAfter(afterId: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
-    const rows = await this.db
+  /**
+   * Several gateways: stores a job held by `claimant`, the node that stored it, unless an earlier
+   * first attempt of the same call is held elsewhere or by no one (the phone moved between nodes):
+   * then the job waits unclaimed behind it, so that first attempts still follow the timeline.
+   */
+  async insertHeldJob(job: NewWebhookJob, claimant: string, db: Db = this.db): Promise<{ id: number; held: boolean }> {
+    const waits = await db
       .selectFrom('webhook_jobs')
-      .select(['id', 'call_id', 'url', 'attempt', 'due_at'])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .select('id')
+      .where('call_id', '=', job.callId)
+      .where('attempt', '=', 1)
+      .where(sql<boolean>`claimed_by is distinct from ${claimant}`)
+      .limit(1)
+      .executeTakeFirst();
+    const held = waits === undefined;
+    return { id: await this.insertJob({ ...job, claimedBy: held ? claimant : null }, db), held };
+  }
+
+  /**
+   * Several gateways: claims for `claimant` up to `limit` jobs that no live node holds (never claimed,
+   * or held by a node whose lease ran out). Rows another node is claiming at the same time are
+   * skipped (FOR UPDATE SKIP LOCKED), so each job is claimed by one node. A first attempt is left
+   * for later while an earlier first attempt of its call is held elsewhere.
+   */
+  async claimJobs(claimant: string, leaseMs: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
+    return this.db.transaction().execute(async (tx) => {
+      const lease = sql`(${Math.round(leaseMs)}::bigint * interval '1 millisecond')`;
+      const free = (
+        await sql<{ id: string; call_id: string; attempt: number }>`select j.id, j.call_id, j.attempt from webhook_jobs j
+          where j.claimed_by is null
+             or j.claimed_by not in (select id from cluster_nodes where reaped_at is null and heartbeat_at > now() - ${lease})
+          order by j.id limit ${limit}
+          for update of j skip locked`.execute(tx)
+      ).rows.map((r) => ({ id: Number(r.id), callId: r.call_id, attempt: Number(r.attempt) }));
+      if (free.length === 0) return [];
+      const picked = new Set(free.map((j) => j.id));
+      const calls = [...new Set(free.filter((j) => j.attempt === 1).map((j) => j.callId))];
+      const firstAttempts = calls.length
+        ? (await sql<{ id: string; call_id: string; claimed_by: string | null }>`select id, call_id, claimed_by from webhook_jobs
+            where call_id = any(${calls}) and attempt = 1`.execute(tx)).rows
+        : [];
+      // Per call, the earliest first attempt this claim does not take and this node does not hold.
+      const blockedFrom = new Map<string, number>();
+      for (const row of firstAttempts) {
+        const id = Number(row.id);
+        if (picked.has(id) || row.claimed_by === claimant) continue;
+        blockedFrom.set(row.call_id, Math.min(id, blockedFrom.get(row.call_id) ?? Infinity));
+      }
+      const taken = free.filter((j) => j.attempt > 1 || j.id < (blockedFrom.get(j.callId) ?? Infinity)).map((j) => j.id);
+      if (taken.length === 0) return [];
+      const rows = (
+        await sql<{ id: string; call_id: string; url: string; attempt: number; due_at: string }>`update webhook_jobs set claimed_by = ${claimant}
+          where id = any(${taken}) returning id, call_id, url, attempt, due_at`.execute(tx)
+      ).rows;
+      return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at })).sort((a, b) => a.id - b.id);
+    });
+  }
+
+  /**
+   * Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in
+   * memory. With `heldBy` (several gateways), only the jobs that node holds.
+   */
+  async jobsAfter(afterId: number, limit: number, heldBy?: string): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
+    let q = this.db.selectFrom('webhook_jobs').select(['id', 'call_id', 'url', 'attempt', 'due_at']).where('id', '>', afterId);
+    if (heldBy !== undefined) q = q.where('claimed_by', '=', heldBy);
+    const rows = await q.orderBy('id').limit(limit).execute();
     return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at }));
   }
 
@@ -120,12 +188,17 @@ export class WebhooksRepo {
     return row ? toJob(row) : null;
   }
 
-  async rescheduleJob(id: number, next: { attempt: number; dueAt: string }): Promise<void> {
-    await this.db.updateTable('webhook_jobs').set({ attempt: next.attempt, due_at: next.dueAt }).where('id', '=', id).execute();
+  /** With `claimant` (several gateways), only while that node still holds the job: one that was taken over is the new holder's. */
+  async rescheduleJob(id: number, next: { attempt: number; dueAt: string }, claimant?: string): Promise<void> {
+    let q = this.db.updateTable('webhook_jobs').set({ attempt: next.attempt, due_at: next.dueAt }).where('id', '=', id);
+    if (claimant !== undefined) q = q.where('claimed_by', '=', claimant);
+    await q.execute();
   }
 
-  async deleteJob(id: number): Promise<void> {
-    await this.db.deleteFrom('webhook_jobs').where('id', '=', id).execute();
+  async deleteJob(id: number, claimant?: string): Promise<void> {
+    let q = this.db.deleteFrom('webhook_jobs').where('id', '=', id);
+    if (claimant !== undefined) q = q.where('claimed_by', '=', claimant);
+    await q.execute();
   }
 
   async insertDelivery(d: NewWebhookDelivery): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Call, CallChange, CallService, StreamConfig } from '../calls/index.js';
+import type { Call, CallChange, CallService, ResumedCall, StreamConfig } from '../calls/index.js';
 import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -20,6 +20,8 @@ interface StreamState {
   error?: string | undefined;
   hint?: string | undefined;
   agent?: AgentStream | undefined;
+  /** Opened again for a call taken over (docs/cluster.md): the agent's start says `resumed: "true"`. */
+  resumed?: boolean;
 }
 
 /**
@@ -38,6 +40,8 @@ export class StreamManager {
       if (state?.status === 'waiting') this.connect(call, state, audio);
     });
     o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
+    o.calls.on('resumed', (resumed) => this.resume(resumed));
+    o.calls.on('released', (call) => this.release(call.id));
   }
 
   async info(callId: string): Promise<StreamInfo> {
@@ -92,6 +96,7 @@ export class StreamManager {
       // Detached is `ended` (contract.md), also for a stream stored before a restart.
       this.states.set(callId, { config: call.stream, status: 'ended' });
     }
+    if (call.stream) await this.o.calls.markStreamDetached(callId);
     this.o.log.info({ callId, deviceId: call.deviceId }, 'stream detached');
   }
 
@@ -105,8 +110,31 @@ export class StreamManager {
     this.states.get(callId)?.agent?.dtmf(digits);
   }
 
+  /**
+   * A live call this node did not serve (its node died, or this gateway restarted) whose phone came
+   * back: its stream is opened again, and the agent hears `resumed: "true"` in the start message.
+   * The media router, told first, has started the call's audio already; without it, `started` connects it.
+   */
+  private resume({ call, streamDetached }: ResumedCall): void {
+    if (this.states.has(call.id) || !call.stream || streamDetached) return;
+    const state: StreamState = { config: call.stream, status: 'waiting', resumed: true };
+    this.states.set(call.id, state);
+    this.o.log.info({ callId: call.id, deviceId: call.deviceId }, 'opening the agent stream again for a call taken over');
+    const audio = this.o.media.get(call.id);
+    if (audio) this.connect(call, state, audio);
+  }
+
+  /** The call's phone moved to another node, which opens the stream again: this node's agent socket closes, the call goes on. */
+  private release(callId: string): void {
+    const state = this.states.get(callId);
+    if (!state) return;
+    this.states.delete(callId);
+    state.agent?.stop();
+  }
+
   private connect(call: Call, state: StreamState, audio: CallAudio): void {
-    const agent = new AgentStream(call, state.config, audio, this.o.log, this.o.ping, {
+    const config = state.resumed ? { ...state.config, parameters: { ...state.config.parameters, resumed: 'true' } } : state.config;
+    const agent = new AgentStream(call, config, audio, this.o.log, this.o.ping, {
       status: (status, error) => {
         if (state.agent !== agent) return;
         state.status = status;

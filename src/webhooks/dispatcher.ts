@@ -7,6 +7,7 @@ import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
 import { WebhooksRepo, type DeliveryQuery, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
+import { JobClaims, type WebhookClaims } from './claims.js';
 import { AttemptRecorder } from './recorder.js';
 import { ATTEMPT_OUTCOMES, WebhookSender, type AttemptOutcome, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
@@ -75,10 +76,12 @@ export interface WebhookDispatcherOptions {
   outbound?: OutboundPolicy;
   /** Attempts in flight at once to one receiver (URL origin), and in all. */
   concurrency?: Partial<DeliveryQueueLimits>;
+  /** Several gateways on one database: this node makes only the attempts of the jobs it claimed. */
+  claims?: WebhookClaims;
 }
 
-/** A stored job, as `release()` takes it once the transaction that stored it has committed. */
-export type StoredWebhookJob = QueuedJob;
+/** A stored job, as `release()` takes it once the transaction that stored it has committed; `held` false: another node's to claim. */
+export type StoredWebhookJob = QueuedJob & { held: boolean };
 
 type Lifecycle = 'stopped' | 'starting' | 'running' | 'stopping';
 /** What an attempt leaves: the job's next attempt, or null when it is done (or gone). */
@@ -93,6 +96,15 @@ const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A stored job as the schedule keeps it: without its body. */
+const queuedOf = (row: { id: number; callId: string; url: string; attempt: number; dueAt: string }): QueuedJob => ({
+  id: row.id,
+  callId: row.callId,
+  origin: originOf(row.url),
+  attempt: row.attempt,
+  dueAt: Date.parse(row.dueAt),
+});
 
 /** The receiver a URL names (its lane); a URL that does not parse gets a lane of its own and fails. */
 function originOf(url: string): string {
@@ -145,6 +157,8 @@ export class WebhookDispatcher {
   private timerAt = Infinity;
   private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
+  private readonly claims: WebhookClaims | undefined;
+  private readonly jobClaims: JobClaims | undefined;
   /** Retries are scheduled one at a time, so two clicks cannot both find the event idle. */
   private retrying: Promise<unknown> = Promise.resolve();
 
@@ -160,7 +174,11 @@ export class WebhookDispatcher {
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
     this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
-    this.recorder = new AttemptRecorder(this.repo);
+    const claims = (this.claims = options.claims);
+    this.recorder = new AttemptRecorder(this.repo, claims ? () => claims.nodeId() : undefined);
+    this.jobClaims = claims
+      ? new JobClaims({ repo: this.repo, claims, log: this.log, add: (row) => this.queue.add(queuedOf(row)), claimed: () => this.pump() })
+      : undefined;
   }
 
   /**
@@ -173,8 +191,9 @@ export class WebhookDispatcher {
 
   private async store(callId: string, content: JobContent, tx?: Db): Promise<StoredWebhookJob> {
     const dueAt = this.now();
-    const id = await this.repo.insertJob({ callId, ...content, attempt: 1, dueAt: iso(dueAt) }, tx);
-    const stored: StoredWebhookJob = { id, callId, origin: originOf(content.url), attempt: 1, dueAt, content };
+    const row = { callId, ...content, attempt: 1, dueAt: iso(dueAt) };
+    const { id, held } = this.claims ? await this.repo.insertHeldJob(row, this.claims.nodeId(), tx) : { id: await this.repo.insertJob(row, tx), held: true };
+    const stored: StoredWebhookJob = { id, callId, origin: originOf(content.url), attempt: 1, dueAt, content, held };
     if (!tx) this.release(stored);
     return stored;
   }
@@ -206,6 +225,7 @@ export class WebhookDispatcher {
 
   /** Schedules a job whose transaction has committed. While stopped, the next start reads it from the store. */
   release(job: StoredWebhookJob): void {
+    if (!job.held) return;
     if (this.state === 'starting') this.releasedWhileStarting.push(job);
     if (this.state !== 'running') return;
     this.queue.add(this.withinBudget(job));
@@ -234,12 +254,15 @@ export class WebhookDispatcher {
     setMaxListeners(0, this.abort.signal);
     this.sender = new WebhookSender({ timeoutMs: this.timeoutMs, outbound: this.outbound });
     try {
+      // A node of a cluster: the jobs it holds (stored while its scheduler was not running), then those no live node holds.
+      const heldBy = this.claims?.nodeId();
       for (let after = 0; ; ) {
-        const page = await this.repo.jobsAfter(after, LOAD_PAGE);
-        for (const row of page) this.queue.add({ id: row.id, callId: row.callId, origin: originOf(row.url), attempt: row.attempt, dueAt: Date.parse(row.dueAt) });
+        const page = await this.repo.jobsAfter(after, LOAD_PAGE, heldBy);
+        for (const row of page) this.queue.add(queuedOf(row));
         if (page.length < LOAD_PAGE) break;
         after = page[page.length - 1]!.id;
       }
+      await this.jobClaims?.claimAll();
     } catch (err) {
       this.state = 'stopped';
       this.queue.clear();
@@ -248,7 +271,14 @@ export class WebhookDispatcher {
     if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
     for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
     this.state = 'running';
+    this.jobClaims?.start();
     this.pump();
+  }
+
+  /** Several gateways: this node joined again under a new id (it was declared dead): its jobs are claimed anew. */
+  async reclaim(): Promise<void> {
+    await this.stop();
+    await this.start();
   }
 
   /** Stops scheduling and waits (at most about 2 s) for attempts in flight; later ones resume on the next start. */
@@ -256,6 +286,7 @@ export class WebhookDispatcher {
     await this.starting?.catch(() => undefined);
     if (this.state !== 'running') return;
     this.state = 'stopping';
+    await this.jobClaims?.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
@@ -302,6 +333,8 @@ export class WebhookDispatcher {
   /** Starts what may go out now and sets the timer for the next job that becomes due. */
   private pump(): void {
     if (this.state !== 'running') return;
+    // A node whose lease may have run out makes no attempt: another node may be taking its jobs over (the poll pumps again).
+    if (this.claims && !this.claims.leaseHeld()) return;
     for (const job of this.queue.take(this.now())) this.launch(job);
     const next = this.queue.nextDueAt();
     if (next !== undefined) this.wakeAt(next);

@@ -9,4 +9,5 @@ export {
   type WebhookJobInput,
 } from './dispatcher.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome } from './sender.js';
+export type { WebhookClaims } from './claims.js';
 export { signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignInput, type WebhookHeaders } from './signing.js';

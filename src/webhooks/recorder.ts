@@ -22,7 +22,11 @@ interface Waiting {
 export class AttemptRecorder {
   private batch: Waiting[] = [];
 
-  constructor(private readonly repo: WebhooksRepo) {}
+  /** `claimant`: several gateways, where a job is changed only while this node still holds it. */
+  constructor(
+    private readonly repo: WebhooksRepo,
+    private readonly claimant?: () => string,
+  ) {}
 
   /** Resolves with the delivery row's id once it is stored; rejects when the batch could not be. */
   record(record: AttemptRecord): Promise<number> {
@@ -40,8 +44,9 @@ export class AttemptRecorder {
         const stored: number[] = [];
         for (const { record } of batch) {
           stored.push(await repo.insertDelivery(record.delivery));
-          if (record.next) await repo.rescheduleJob(record.jobId, record.next);
-          else await repo.deleteJob(record.jobId);
+          const claimant = this.claimant?.();
+          if (record.next) await repo.rescheduleJob(record.jobId, record.next, claimant);
+          else await repo.deleteJob(record.jobId, claimant);
         }
         return stored;
       });

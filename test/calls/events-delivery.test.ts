@@ -169,6 +169,26 @@ describe('hello reconciles calls after a reconnect', () => {
     expect(sim.events.map((e) => e.eventId)).not.toContain(last.eventId);
   });
 
+  it('a listener of taken-up calls that throws costs the phone neither its welcome nor its call', async () => {
+    const g = await t.gateway({ captureLogs: true });
+    const sim = await t.phone(g);
+    const callId = await sim.ringIncoming('+4930562');
+    expect((await g.api('POST', `/v1/calls/${callId}/answer`)).status).toBe(202);
+    await acked(sim, 'call.active');
+    g.services.calls.on('resumed', () => {
+      throw new Error('a broken resume listener');
+    });
+
+    await sim.disconnect();
+    // The hello names the live call, which is taken up again ('resumed'); the welcome still comes.
+    await sim.connect();
+    const mark = sim.events.length;
+    sim.remoteHangup();
+    await acked(sim, 'call.disconnected', mark);
+    expect((await getEvents(g, callId)).map((e) => e.event)).toEqual(['call.ringing', 'call.active', 'call.disconnected']);
+    expect(g.logs.some((line) => line.includes('a broken resume listener') && line.includes(callId))).toBe(true);
+  });
+
   it('a call the phone still has is kept', async () => {
     const g = await t.gateway();
     const sim = await t.phone(g, { dial: { outcome: 'manual' } });

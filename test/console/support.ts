@@ -3,7 +3,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import type { Endpoint, TestGateway } from '../helpers/gateway.js';
 
 export const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -77,7 +77,7 @@ export async function pairedPhone(g: TestGateway, options: Partial<ConstructorPa
 }
 
 /** The live channel as a client sees it: every message received, and a way to wait for one. */
-export async function openLive(g: TestGateway, headers: Record<string, string>) {
+export async function openLive(g: Endpoint, headers: Record<string, string>) {
   const ws = new WebSocket(`${g.url.replace(/^http/, 'ws')}/v1/live`, { headers });
   const messages: Array<Record<string, Loose>> = [];
   const waiters: Array<{ test: (m: Record<string, Loose>) => boolean; resolve: (m: Record<string, Loose>) => void }> = [];

@@ -20,6 +20,9 @@ export interface TestGateway extends Gateway {
   stop(): Promise<void>;
 }
 
+/** What helpers need of a gateway: its address and a client of its API (an in-process gateway, or a node of a cluster in a child process). */
+export type Endpoint = Pick<TestGateway, 'url' | 'api'>;
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;

@@ -10,7 +10,7 @@ import { PhoneSimulator, type EventMessage, type PhoneEventName, type PhoneSimul
 import type { Call, CallEvent } from '../../src/calls/index.js';
 import type { Device, Pairing } from '../../src/phones/index.js';
 import type { WebhookBody, WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
-import { startTestGateway, type ApiResponse, type TestGateway } from './gateway.js';
+import { startTestGateway, type ApiResponse, type Endpoint, type TestGateway } from './gateway.js';
 
 /** Prints a response for assertion messages. */
 export const show = (res: Pick<ApiResponse, 'status' | 'text'>): string => `${res.status} ${res.text.slice(0, 600)}`;
@@ -42,32 +42,32 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
 }
 
 /** The call as GET /v1/calls/{callId} shows it. */
-export async function getCall(gateway: TestGateway, callId: string): Promise<Call> {
+export async function getCall(gateway: Endpoint, callId: string): Promise<Call> {
   const res = await gateway.api<{ call: Call }>('GET', `/v1/calls/${callId}`);
   if (res.status !== 200) throw new Error(`GET call ${callId}: ${show(res)}`);
   return res.body.call;
 }
 
-export async function getEvents(gateway: TestGateway, callId: string): Promise<CallEvent[]> {
+export async function getEvents(gateway: Endpoint, callId: string): Promise<CallEvent[]> {
   const res = await gateway.api<{ events: CallEvent[] }>('GET', `/v1/calls/${callId}/events`);
   if (res.status !== 200) throw new Error(`GET events of ${callId}: ${show(res)}`);
   return res.body.events;
 }
 
-export async function getDevice(gateway: TestGateway, deviceId: string): Promise<Device> {
+export async function getDevice(gateway: Endpoint, deviceId: string): Promise<Device> {
   const res = await gateway.api<{ device: Device }>('GET', `/v1/devices/${deviceId}`);
   if (res.status !== 200) throw new Error(`GET device ${deviceId}: ${show(res)}`);
   return res.body.device;
 }
 
-export async function getDeliveries(gateway: TestGateway, query = ''): Promise<Delivery[]> {
+export async function getDeliveries(gateway: Endpoint, query = ''): Promise<Delivery[]> {
   const res = await gateway.api<{ deliveries: Delivery[] }>('GET', `/v1/webhook-deliveries${query}`);
   if (res.status !== 200) throw new Error(`GET webhook-deliveries${query}: ${show(res)}`);
   return res.body.deliveries;
 }
 
 /** Polls the call until it is in `state`. */
-export const callInState = (gateway: TestGateway, callId: string, state: Call['state'], timeoutMs = 5000): Promise<Call> =>
+export const callInState = (gateway: Endpoint, callId: string, state: Call['state'], timeoutMs = 5000): Promise<Call> =>
   eventually(() => getCall(gateway, callId), (c) => c.state === state, { timeoutMs, what: `call ${callId} ${state}` });
 
 /**
@@ -86,14 +86,14 @@ export async function acked(sim: PhoneSimulator, event: PhoneEventName, from = 0
 // ---- phones ------------------------------------------------------------------------------------
 
 
-export async function pairingCode(gateway: TestGateway): Promise<string> {
+export async function pairingCode(gateway: Endpoint): Promise<string> {
   const res = await gateway.api<Pairing>('POST', '/v1/pairing', { publicUrl: gateway.url });
   if (res.status !== 200) throw new Error(`POST /v1/pairing: ${show(res)}`);
   return res.body.code;
 }
 
 /** Pairs a phone through REST and returns its credentials. */
-export async function pairCredentials(gateway: TestGateway, name = 'Raw phone'): Promise<{ deviceId: string; deviceToken: string }> {
+export async function pairCredentials(gateway: Endpoint, name = 'Raw phone'): Promise<{ deviceId: string; deviceToken: string }> {
   const code = await pairingCode(gateway);
   const res = await gateway.api<{ deviceId: string; deviceToken: string }>('POST', '/v1/phone/pair', { code, name }, { key: null });
   if (res.status !== 200) throw new Error(`POST /v1/phone/pair: ${show(res)}`);
@@ -104,7 +104,7 @@ export async function pairCredentials(gateway: TestGateway, name = 'Raw phone'):
  * A PhoneSimulator paired with the gateway through a fresh pairing code and, unless
  * `connect: false`, connected (resolved after `welcome`). Silent audio-less by default.
  */
-export async function pairedPhone(gateway: TestGateway, options: Partial<PhoneSimulatorOptions> & { connect?: boolean } = {}): Promise<PhoneSimulator> {
+export async function pairedPhone(gateway: Endpoint, options: Partial<PhoneSimulatorOptions> & { connect?: boolean } = {}): Promise<PhoneSimulator> {
   const { connect = true, ...rest } = options;
   const sim = new PhoneSimulator({
     gatewayUrl: gateway.url,
@@ -132,7 +132,7 @@ export type GatewayMessage = { type: string; [field: string]: unknown };
 /** What an upgrade of `/v1/phone` ended with: an open socket, or the refusal. */
 export type UpgradeOutcome = { ok: true; ws: WebSocket } | { ok: false; status: number; body: unknown };
 
-export function phoneSocketUrl(gateway: TestGateway): string {
+export function phoneSocketUrl(gateway: Endpoint): string {
   return `${gateway.url.replace(/^http/, 'ws')}/v1/phone`;
 }
 
@@ -165,7 +165,7 @@ export function openSocket(url: string, headers: Record<string, string>, options
 }
 
 /** Opens `/v1/phone` with these headers and reports whether the upgrade was accepted. */
-export function openPhoneSocket(gateway: TestGateway, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<UpgradeOutcome> {
+export function openPhoneSocket(gateway: Endpoint, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<UpgradeOutcome> {
   return openSocket(phoneSocketUrl(gateway), headers, options);
 }
 
@@ -199,7 +199,7 @@ export class RawPhone {
   }
 
   /** Opens the socket with the device token and, unless `hello` is false, says hello and waits for welcome. */
-  static async connect(gateway: TestGateway, deviceToken: string, hello: Record<string, unknown> | false = {}, options: WebSocket.ClientOptions = {}): Promise<RawPhone> {
+  static async connect(gateway: Endpoint, deviceToken: string, hello: Record<string, unknown> | false = {}, options: WebSocket.ClientOptions = {}): Promise<RawPhone> {
     const outcome = await openPhoneSocket(gateway, { authorization: `Bearer ${deviceToken}` }, options);
     if (!outcome.ok) throw new Error(`phone socket refused: ${outcome.status} ${JSON.stringify(outcome.body)}`);
     const phone = new RawPhone(outcome.ws);
@@ -411,10 +411,10 @@ export { filesContaining, storedContaining } from './stored.js';
 
 export interface Scope {
   gateway(options?: Parameters<typeof startTestGateway>[0]): Promise<TestGateway>;
-  phone(gateway: TestGateway, options?: Parameters<typeof pairedPhone>[1]): Promise<PhoneSimulator>;
+  phone(gateway: Endpoint, options?: Parameters<typeof pairedPhone>[1]): Promise<PhoneSimulator>;
   /** A simulator made by the test itself, stopped at the end. */
   track<T extends { stop(): Promise<void> } | { close(): Promise<void> }>(thing: T): T;
-  raw(gateway: TestGateway, deviceToken: string, hello?: Record<string, unknown> | false, options?: WebSocket.ClientOptions): Promise<RawPhone>;
+  raw(gateway: Endpoint, deviceToken: string, hello?: Record<string, unknown> | false, options?: WebSocket.ClientOptions): Promise<RawPhone>;
   receiver(pathname?: string): Promise<WebhookReceiver>;
   /** A temporary directory removed at the end. */
   tempDir(): string;

@@ -7,6 +7,10 @@ import pg from 'pg';
  */
 export const TEST_DATABASE_URL = process.env.VG_TEST_DATABASE_URL || undefined;
 
+/** The cluster's tests (test/cluster) start gateways on PostgreSQL themselves; .ci/run starts one and sets VG_POSTGRES_URL. */
+export const CLUSTER_POSTGRES_URL = process.env.VG_POSTGRES_URL || undefined;
+export const CLUSTER_SKIP_REASON = 'Cluster tests skipped: they need PostgreSQL (set VG_POSTGRES_URL, as .ci/run does)';
+
 export async function databaseFor(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error('VG_TEST_DATABASE_URL is not set');
   const name = `vg_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;

@@ -136,6 +136,20 @@ describe('configuration from the environment', () => {
     expect(err.message).not.toContain(value);
   });
 
+  it('reads NODE_URL, the address the other gateways of a cluster reach this one at', () => {
+    const database = { DATABASE_URL: 'postgres://u:p@db:5432/voice' };
+    expect(loadConfig({ ...database, NODE_URL: 'http://10.0.0.5:8080/' }).nodeUrl).toBe('http://10.0.0.5:8080');
+    expect(loadConfig({ ...database, NODE_URL: 'https://[fd00::5]:8443' }).nodeUrl).toBe('https://[fd00::5]:8443');
+    for (const value of ['ftp://10.0.0.5', 'http://10.0.0.5:8080/gateway', 'http://10.0.0.5:8080/?a=1', 'not a url']) {
+      const err = rejection({ ...database, NODE_URL: value });
+      expect(err.variable, value).toBe('NODE_URL');
+    }
+    const withPassword = rejection({ ...database, NODE_URL: 'http://alice:s3cret-pw@10.0.0.5:8080' });
+    expect(withPassword.variable).toBe('NODE_URL');
+    expect(withPassword.message).not.toContain('s3cret-pw');
+    expect(rejection({ NODE_URL: 'http://10.0.0.5:8080' }).message).toContain('needs DATABASE_URL');
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(rejection({ ADMIN_EMAIL: 'owner@example.com' }).message).toContain('ADMIN_PASSWORD');
     expect(rejection({ ADMIN_PASSWORD: 'correct horse battery' }).message).toContain('ADMIN_EMAIL');

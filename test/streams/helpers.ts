@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import type { Endpoint, TestGateway } from '../helpers/gateway.js';
 import { callInState, openSocket, pairCredentials, phoneEvent, show, type Call, type RawPhone, type Scope } from '../helpers/phones.js';
 import { Recorded } from '../helpers/recorded.js';
 
@@ -180,7 +180,7 @@ export async function agent(scope: Scope, options: { autoPong?: boolean } = {}):
 }
 
 /** POST /v1/calls from the phone; returns the call. */
-export async function placeCall(gateway: TestGateway, phone: PhoneSimulator, extra: Json = {}): Promise<{ call: Call; media: Json }> {
+export async function placeCall(gateway: Endpoint, phone: PhoneSimulator, extra: Json = {}): Promise<{ call: Call; media: Json }> {
   const res = await gateway.api<{ call: Call; media: Json }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100', ...extra });
   if (res.status !== 202) throw new Error(`POST /v1/calls: ${show(res)}`);
   return res.body;
@@ -193,7 +193,7 @@ export interface StreamInfoBody {
   hint?: string;
 }
 
-export async function streamInfo(gateway: TestGateway, callId: string): Promise<StreamInfoBody> {
+export async function streamInfo(gateway: Endpoint, callId: string): Promise<StreamInfoBody> {
   const res = await gateway.api<StreamInfoBody>('GET', `/v1/calls/${callId}/stream`);
   if (res.status !== 200) throw new Error(`GET stream: ${show(res)}`);
   return res.body;
@@ -202,7 +202,7 @@ export async function streamInfo(gateway: TestGateway, callId: string): Promise<
 /** What an upgrade of a media socket ended with. */
 export type MediaOutcome = { ok: true; peer: PeerSocket } | { ok: false; status: number; body: unknown };
 
-export async function openMedia(gateway: TestGateway, callId: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<MediaOutcome> {
+export async function openMedia(gateway: Endpoint, callId: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<MediaOutcome> {
   const url = `${gateway.url.replace(/^http/, 'ws')}/v1/calls/${encodeURIComponent(callId)}/media`;
   let peer: PeerSocket | undefined;
   // Record from the first message on: the start message may come right with the upgrade.

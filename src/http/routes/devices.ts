@@ -109,14 +109,14 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     }),
     async (c) => {
       const client = getConnInfo(c).remote.address ?? 'unknown';
-      const forgive = pairingLimiter.attempt(client);
+      const forgive = await pairingLimiter.attempt(client);
       try {
         const credentials = await devices.pair(c.req.valid('json'));
-        forgive();
+        await forgive();
         return c.json(credentials, 200);
       } catch (err) {
         // Only a wrong code counts against the client; a failure of ours does not.
-        if (!(err instanceof GatewayError && err.code === 'UNAUTHORIZED')) forgive();
+        if (!(err instanceof GatewayError && err.code === 'UNAUTHORIZED')) await forgive();
         throw err;
       }
     },

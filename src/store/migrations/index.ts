@@ -6,6 +6,7 @@ import * as assistant from './004-assistant.js';
 import { eventsPerDevice } from './005-events-per-device.js';
 import { operatorDay } from './006-operator-day.js';
 import * as bodiesOnce from './007-bodies-once.js';
+import { cluster } from './008-cluster.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '005-events-per-device': { up: eventsPerDevice(dialect) },
     '006-operator-day': { up: operatorDay(dialect) },
     '007-bodies-once': bodiesOnce,
+    '008-cluster': { up: cluster(dialect) },
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
