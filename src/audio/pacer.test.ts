@@ -44,6 +44,14 @@ function drive(ticks: number, arrivals: (tick: number) => number, setup?: (buffe
   return { sent, waited, perInterval, queued: buffer.pendingBytes() / FRAME_BYTES, buffer, pacer };
 }
 
+/** One call on a clock the test sets (`now`, in ms); `sent` lists the frames sent, by number. */
+class TimedCall {
+  now = 0;
+  readonly sent: number[] = [];
+  readonly buffer = new PlayoutBuffer();
+  readonly pacer = new PlayoutPacer(this.buffer, (frame) => this.sent.push(numberOf(frame)), () => this.now);
+}
+
 const inOrder = (sent: Sent[]) => sent.every((s, i) => s.frame === i);
 
 describe('pacing of a call', () => {
@@ -76,23 +84,21 @@ describe('pacing of a call', () => {
   });
 
   it("counts tokens from the time too: frames that come while the clock's ticks are late still go as they come", () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     for (let t = 1; t <= BURST_FRAMES; t++) {
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
     // Ten frames, one every 20 ms, while no tick comes (the event loop was busy elsewhere).
     for (let n = 0; n < 10; n++) {
-      now = 70 + n * 20;
+      call.now = 70 + n * 20;
       buffer.push('rt', numbered(n));
       pacer.pushed(FRAME_BYTES);
       expect(sent).toHaveLength(n + 1);
     }
     // And the late ticks give no more than the time did.
-    now = 270;
+    call.now = 270;
     for (let t = 0; t < 10; t++) pacer.tick();
     buffer.push('rt', Buffer.alloc(5 * FRAME_BYTES));
     pacer.pushed(5 * FRAME_BYTES);
@@ -100,19 +106,17 @@ describe('pacing of a call', () => {
   });
 
   it('sends every frame that came due while its clock was late, not only a burst: queued audio keeps its real-time schedule', () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     for (let n = 0; n < 50; n++) buffer.push('tts', numbered(n));
     pacer.pushed(50 * FRAME_BYTES);
     for (let t = 1; t <= 10; t++) {
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
     expect(sent).toHaveLength(10);
     // The event loop was busy for 100 ms: the next tick comes late, and the five frames due go at once.
-    now = 300;
+    call.now = 300;
     pacer.tick();
     expect(sent).toHaveLength(15);
     // The overdue ticks that follow it bring nothing more.
@@ -122,10 +126,8 @@ describe('pacing of a call', () => {
   });
 
   it("relays what came in during the gateway's own stall at once, though the late tick runs before the socket reads", () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     let n = 0;
     const arrive = (count: number) => {
       for (let k = 0; k < count; k++) buffer.push('rt', numbered(n++));
@@ -133,22 +135,22 @@ describe('pacing of a call', () => {
     };
     // A real-time source relayed as it comes: a frame at 10, 30, 50 ... and a tick at 20, 40, 60 ...
     for (let t = 1; t <= 10; t++) {
-      now = t * 20 - 10;
+      call.now = t * 20 - 10;
       arrive(1);
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
     expect(sent).toHaveLength(10);
     // The event loop is busy for 140 ms: the seven frames that came meanwhile wait in the socket. Node
     // runs the late timer first (nothing is queued yet), then the reads; every frame goes at once
     // (as many as the phone's jitter buffer holds, PHONE_BUFFER_FRAMES, at most).
-    now = 350;
+    call.now = 350;
     pacer.tick();
     arrive(7);
     expect(sent).toHaveLength(17);
     // And the source is relayed as it comes again: nothing queued, nothing lost.
     for (let t = 18; t <= 40; t++) {
-      now = t * 20 + 5;
+      call.now = t * 20 + 5;
       arrive(1);
       expect(sent).toHaveLength(n);
       pacer.tick();
@@ -158,17 +160,15 @@ describe('pacing of a call', () => {
   });
 
   it('keeps the tokens of a stall only for the frames that came during it: a sentence sent a frame later still plays in real time', () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     for (let t = 1; t <= 10; t++) {
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
-    now = 410;
+    call.now = 410;
     pacer.tick();
-    now = 430;
+    call.now = 430;
     pacer.tick();
     for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
     pacer.pushed(100 * FRAME_BYTES);
@@ -176,23 +176,21 @@ describe('pacing of a call', () => {
   });
 
   it(`never sends the phone more than its jitter buffer holds at once (${PHONE_BUFFER_FRAMES}): a sentence read right after a long stall loses nothing there`, () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     for (let t = 1; t <= 10; t++) {
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
     // The event loop is busy for 400 ms; a whole sentence came in meanwhile and is read right after the late tick.
-    now = 610;
+    call.now = 610;
     pacer.tick();
     for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
     pacer.pushed(100 * FRAME_BYTES);
     // The phone keeps the newest PHONE_BUFFER_FRAMES of what comes at once: more would lose the sentence's start.
     expect(sent.length).toBeLessThanOrEqual(PHONE_BUFFER_FRAMES);
     for (let t = 31; t <= 150; t++) {
-      now = t * 20;
+      call.now = t * 20;
       const before = sent.length;
       pacer.tick();
       expect(sent.length - before).toBeLessThanOrEqual(1);
@@ -201,23 +199,21 @@ describe('pacing of a call', () => {
   });
 
   it(`sends a backlog that came due during a long stall ${PHONE_BUFFER_FRAMES} frames at once at most, then one per tick: nothing of it is lost at the phone`, () => {
-    let now = 0;
-    const sent: number[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => sent.push(numberOf(frame)), () => now);
+    const call = new TimedCall();
+    const { sent, buffer, pacer } = call;
     for (let n = 0; n < 60; n++) buffer.push('tts', numbered(n));
     pacer.pushed(60 * FRAME_BYTES);
     for (let t = 1; t <= 10; t++) {
-      now = t * 20;
+      call.now = t * 20;
       pacer.tick();
     }
     expect(sent).toHaveLength(10);
     // 400 ms without a tick: the late tick and the overdue ones right after it.
-    now = 610;
+    call.now = 610;
     for (let t = 0; t < 20; t++) pacer.tick();
     expect(sent.length - 10).toBeLessThanOrEqual(PHONE_BUFFER_FRAMES);
     for (let t = 31; t <= 100; t++) {
-      now = t * 20;
+      call.now = t * 20;
       const before = sent.length;
       pacer.tick();
       expect(sent.length - before).toBeLessThanOrEqual(1);
