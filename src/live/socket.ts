@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../auth/index.js';
+import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CLOSE_TOO_SLOW } from '../socket-guard.js';
 import type { LiveHub } from './hub.js';
@@ -77,8 +78,13 @@ export class LiveSocketServer {
       }
       state.alive = false;
       ws.ping();
-      this.o.authenticate(state.req).catch(() => {
-        if (ws.readyState === ws.OPEN) ws.close(CLOSE_UNAUTHORIZED, 'the credential is no longer valid');
+      // A check that fails for another reason (the store timed out) says nothing about the credential.
+      this.o.authenticate(state.req).catch((err: unknown) => {
+        if (!(err instanceof GatewayError && err.code === 'UNAUTHORIZED')) {
+          this.o.log.warn({ err }, 'live channel credential could not be checked; kept open');
+        } else if (ws.readyState === ws.OPEN) {
+          ws.close(CLOSE_UNAUTHORIZED, 'the credential is no longer valid');
+        }
       });
     }
   }

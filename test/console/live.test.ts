@@ -1,8 +1,13 @@
 import http from 'node:http';
+import path from 'node:path';
+import Database from 'libsql';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
+import { SQLITE_FILE } from '../../src/store/database.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { eventually } from '../helpers/phones.js';
+import { TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { openLive, pairedPhone, refusedUpgrade, setupOwner } from './support.js';
 
 let g: TestGateway | undefined;
@@ -67,6 +72,32 @@ describe('live channel /v1/live', () => {
     const closed = new Promise<number>((resolve) => live.ws.once('close', (code) => resolve(code)));
     const out = await fetch(`${g.url}/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: g.url } });
     expect(out.status).toBe(204);
+    expect(await closed).toBe(4001);
+  });
+
+  // A store that fails for a moment (here: the table renamed away under the gateway; on PostgreSQL a
+  // pool that times out) says nothing about the credential: only a refused one closes with 4001.
+  it.skipIf(TEST_DATABASE_URL)('stays open while the heartbeat check fails for another reason than the credential', async () => {
+    g = await startTestGateway({ timings: { pingIntervalMs: 50 } });
+    const created = await g.api<{ apiKey: { id: string; key: string } }>('POST', '/v1/api-keys', { name: 'console feed' });
+    const live = await openLive(g, { 'x-api-key': created.body.apiKey.key });
+    let pings = 0;
+    live.ws.on('ping', () => (pings += 1));
+    const closed = new Promise<number>((resolve) => live.ws.once('close', (code) => resolve(code)));
+
+    const db = new Database(path.join(g.dataDir, SQLITE_FILE));
+    try {
+      db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
+      const from = pings;
+      await eventually(async () => pings, (n) => n >= from + 4 || live.ws.readyState !== WebSocket.OPEN, { what: 'four heartbeats while the store fails' });
+      expect(live.ws.readyState).toBe(WebSocket.OPEN);
+      db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');
+    } finally {
+      db.close();
+    }
+
+    // And a credential that is refused still closes it.
+    expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);
     expect(await closed).toBe(4001);
   });
 
