@@ -7,8 +7,10 @@ package android.app;
  *     ctor public Notification.Builder(android.content.Context, String);   (API 26)
  *     ctor @Deprecated public Notification.Builder(android.content.Context);
  *   field public static final int VISIBILITY_PUBLIC = 1; // 0x1   (API 21; repeated because this stub hides android.jar's class)
- * compat/ only creates builders; the app sets them up against android.jar 23. describeContents and
- * writeToParcel are the Parcelable members (also in android.jar 23).
+ *   (from android.os.Parcelable, which the class implements; also in android.jar 23)
+ *   method public int describeContents();
+ *   method public void writeToParcel(@NonNull android.os.Parcel, int);
+ * compat/ only creates builders; the app sets them up against android.jar 23.
  */
 public class Notification implements android.os.Parcelable {
     public static final int VISIBILITY_PUBLIC = 1;
