@@ -1,4 +1,5 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { secretsEqual } from '../auth/index.js';
 
@@ -33,6 +34,8 @@ export type UpgradeOutcome = 'proxied' | 'unreachable' | 'timeout';
  */
 export class NodeLink {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  /** NODE_URL may be https:// (TLS in front of a node): its own client and agent. */
+  private readonly tlsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
 
   /** `tokens[0]` is sent; any of them is accepted (the one of SECRET_KEY_PREVIOUS during a rotation). */
   constructor(private readonly tokens: string[]) {}
@@ -68,7 +71,8 @@ export class NodeLink {
         if (outcome === 'retry') resolve(this.send(target, request, timeoutMs, false));
         else resolve(outcome);
       };
-      const req = http.request(url, { method: request.method, headers, agent: this.agent }, (res) => {
+      const tls = url.protocol === 'https:';
+      const req = (tls ? https : http).request(url, { method: request.method, headers, agent: tls ? this.tlsAgent : this.agent }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -108,7 +112,7 @@ export class NodeLink {
         resolve(outcome);
         return true;
       };
-      const upstream = http.request(url, { method: 'GET', headers, agent: false });
+      const upstream = (url.protocol === 'https:' ? https : http).request(url, { method: 'GET', headers, agent: false });
       const timer = setTimeout(() => {
         if (settle('timeout')) upstream.destroy();
       }, UPGRADE_TIMEOUT_MS);
@@ -143,6 +147,7 @@ export class NodeLink {
 
   close(): void {
     this.agent.destroy();
+    this.tlsAgent.destroy();
   }
 }
 

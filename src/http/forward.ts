@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { NODE_HEADER, NODE_ID_HEADER, type PhoneRouting } from '../cluster/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { CONTROL_CHARACTERS } from '../text.js';
 import type { AppEnv, HttpServices } from './services.js';
 import type { UpgradeHandler } from './upgrade.js';
 
@@ -18,6 +19,12 @@ const decoded = (text: string): string | null => {
   }
 };
 
+/**
+ * An id worth looking up: one the routes' text rule (src/text.ts) refuses is left to them, which answer
+ * 400 as one gateway does (PostgreSQL refuses a NUL in a query outright: a 500).
+ */
+const lookupable = (id: unknown): id is string => typeof id === 'string' && !CONTROL_CHARACTERS.test(id);
+
 /** The other node a request must be served by, or null to serve it here. */
 async function servingNode(routing: PhoneRouting, c: Context<AppEnv>): Promise<string | null> {
   const { method, path } = c.req;
@@ -28,14 +35,14 @@ async function servingNode(routing: PhoneRouting, c: Context<AppEnv>): Promise<s
     } catch {
       return null;
     }
-    return typeof deviceId === 'string' ? routing.nodeOfDevice(deviceId) : null;
+    return lookupable(deviceId) ? routing.nodeOfDevice(deviceId) : null;
   }
   const call = CALL_PATH.exec(path);
   const callId = call?.[1] ? decoded(call[1]) : null;
-  if (callId) return routing.nodeOfCall(callId);
+  if (lookupable(callId)) return routing.nodeOfCall(callId);
   const device = method === 'DELETE' ? DEVICE_PATH.exec(path) : null;
   const deviceId = device?.[1] ? decoded(device[1]) : null;
-  return deviceId ? routing.nodeOfDevice(deviceId) : null;
+  return lookupable(deviceId) ? routing.nodeOfDevice(deviceId) : null;
 }
 
 /**

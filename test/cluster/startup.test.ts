@@ -100,6 +100,9 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
     const elsewhere = await start('c', { NODE_URL: a.url });
     expect((await logged(elsewhere, (r) => r.level === 50, 'an error')).msg).toMatch(new RegExp(`reaches another node \\(${a.nodeId}\\)`));
     expect(logRecords(a).some((r) => r.level === 50)).toBe(false);
+    // An https:// NODE_URL (the configuration accepts it: TLS in front of each node) is asked over TLS, not refused by the HTTP client.
+    const tls = await start('d', { NODE_URL: `https://127.0.0.1:${await closedPort()}` });
+    expect((await logged(tls, (r) => r.level === 50, 'an error')).msg).toMatch(/cannot reach itself at https:\/\/127\.0\.0\.1:\d+ .*set NODE_URL/);
   }, 60_000);
 
   it('lets go at once of what a stopping node held', async () => {
