@@ -80,7 +80,12 @@ export class NodeLink {
           if (size > MAX_ANSWER_BYTES) return req.destroy(new Error('answer too large'));
           chunks.push(chunk);
         });
-        res.on('end', () => settle(new Response(chunks.length > 0 && res.statusCode !== 204 ? Buffer.concat(chunks) : null, { status: res.statusCode ?? 502, headers: answerHeaders(res.headers) })));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          // A node answers 2xx to 5xx; anything else at its address (a stale row, another server) is no node's answer.
+          if (status < 200 || status > 599) return settle('unreachable');
+          settle(new Response(chunks.length > 0 && status !== 204 ? Buffer.concat(chunks) : null, { status, headers: answerHeaders(res.headers) }));
+        });
         res.on('error', () => settle('unreachable'));
       });
       const timer = setTimeout(() => {
