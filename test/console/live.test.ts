@@ -1,11 +1,8 @@
 import http from 'node:http';
-import path from 'node:path';
-import Database from 'libsql';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
-import { SQLITE_FILE } from '../../src/store/database.js';
-import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, TEST_API_KEY, whileApiKeysAway, type TestGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/phones.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { openLive, pairedPhone, refusedUpgrade, setupOwner } from './support.js';
@@ -85,16 +82,11 @@ describe('live channel /v1/live', () => {
     live.ws.on('ping', () => (pings += 1));
     const closed = new Promise<number>((resolve) => live.ws.once('close', (code) => resolve(code)));
 
-    const db = new Database(path.join(g.dataDir, SQLITE_FILE));
-    try {
-      db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
+    await whileApiKeysAway(g, async () => {
       const from = pings;
       await eventually(async () => pings, (n) => n >= from + 4 || live.ws.readyState !== WebSocket.OPEN, { what: 'four heartbeats while the store fails' });
       expect(live.ws.readyState).toBe(WebSocket.OPEN);
-      db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');
-    } finally {
-      db.close();
-    }
+    });
 
     // And a credential that is refused still closes it.
     expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import Database from 'libsql';
 import { loadConfig } from '../../src/config/index.js';
 import { startGateway, type Gateway, type GatewayTimings } from '../../src/gateway.js';
 import { createLogger } from '../../src/log.js';
+import { SQLITE_FILE } from '../../src/store/database.js';
 import { databaseFor, TEST_DATABASE_URL } from './postgres.js';
 
 export const TEST_API_KEY = 'test-environment-key-0123456789';
@@ -100,4 +102,23 @@ export async function startTestGateway(
       }
     },
   };
+}
+
+/**
+ * Runs `during` while the gateway's `api_keys` table is renamed away under it (SQLite only), through
+ * a second connection: every API-key check then fails as the store failing would (a PostgreSQL pool
+ * that times out), not as a refused key.
+ */
+export async function whileApiKeysAway(g: Pick<TestGateway, 'dataDir'>, during: () => Promise<void>): Promise<void> {
+  const db = new Database(path.join(g.dataDir, SQLITE_FILE));
+  try {
+    db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
+    try {
+      await during();
+    } finally {
+      db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');
+    }
+  } finally {
+    db.close();
+  }
 }

@@ -1,10 +1,7 @@
-import path from 'node:path';
-import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { readStamp } from '../../src/simulator/index.js';
-import { SQLITE_FILE } from '../../src/store/database.js';
-import { TEST_API_KEY } from '../helpers/gateway.js';
+import { TEST_API_KEY, whileApiKeysAway } from '../helpers/gateway.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { callInState, eventually, testScope, type ErrorBody } from '../helpers/phones.js';
 import { constantPcm, nonZeroSamples, openMedia, placeCall, rampPcm, samples, TONE, toneFrames, unstamped, type PeerSocket } from './helpers.js';
@@ -136,22 +133,27 @@ describe('media WebSocket /v1/calls/{callId}/media', () => {
 });
 
 describe('a media socket whose credential is revoked', () => {
-  it('is closed with 4001 at its next heartbeat: the API key deleted, the session signed out', async () => {
+  /** A live call on a gateway that pings media sockets every 50 ms, heard through a socket opened with a new API key. */
+  async function heardWithNewKey() {
     const g = await t.gateway({ timings: { audioPingIntervalMs: 50 } });
     const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 } });
     const { call } = await placeCall(g, phone);
     await callInState(g, call.id, 'active');
-
     const created = await g.api('POST', '/v1/api-keys', { name: 'listener' });
     const byKey = await mediaSocket(g, call.id, { 'x-api-key': created.body.apiKey.key });
     await byKey.message((m) => m.type === 'start');
+    return { g, call, keyId: created.body.apiKey.id as string, byKey };
+  }
+
+  it('is closed with 4001 at its next heartbeat: the API key deleted, the session signed out', async () => {
+    const { g, call, keyId, byKey } = await heardWithNewKey();
     const owner = await g.api('POST', '/v1/auth/setup', { email: 'owner@example.com', password: 'correct horse battery' });
     const cookie = owner.headers.get('set-cookie')!.split(';')[0]!;
     const bySession = await mediaSocket(g, call.id, { cookie, origin: g.url });
     await bySession.message((m) => m.type === 'start');
     const byEnvKey = await mediaSocket(g, call.id, { 'x-api-key': TEST_API_KEY });
 
-    expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);
+    expect((await g.api('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
     expect(await byKey.closed).toEqual({ code: 4001, reason: 'the credential is no longer valid' });
     expect((await fetch(`${g.url}/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: g.url } })).status).toBeLessThan(300);
     expect((await bySession.closed).code).toBe(4001);
@@ -163,26 +165,18 @@ describe('a media socket whose credential is revoked', () => {
   // A store that fails for a moment (here: the table read away under the gateway; on PostgreSQL a
   // pool that times out) says nothing about the credential: only a refused one closes with 4001.
   it.skipIf(TEST_DATABASE_URL)('stays open while the check fails for another reason than the credential', async () => {
-    const g = await t.gateway({ timings: { audioPingIntervalMs: 50 } });
-    const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 } });
-    const { call } = await placeCall(g, phone);
-    await callInState(g, call.id, 'active');
-    const created = await g.api('POST', '/v1/api-keys', { name: 'listener' });
-    const byKey = await mediaSocket(g, call.id, { 'x-api-key': created.body.apiKey.key });
-    await byKey.message((m) => m.type === 'start');
+    const { g, keyId, byKey } = await heardWithNewKey();
     let pings = 0;
     byKey.ws.on('ping', () => (pings += 1));
 
-    const db = new Database(path.join(g.dataDir, SQLITE_FILE));
-    t.defer(() => void db.close());
-    db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
-    const from = pings;
-    await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
-    expect(byKey.open).toBe(true);
-    db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');
+    await whileApiKeysAway(g, async () => {
+      const from = pings;
+      await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
+      expect(byKey.open).toBe(true);
+    });
 
     // And a credential that is refused still closes it.
-    expect((await g.api('DELETE', `/v1/api-keys/${created.body.apiKey.id}`)).status).toBe(204);
+    expect((await g.api('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
     expect((await byKey.closed).code).toBe(4001);
   });
 });
