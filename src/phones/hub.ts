@@ -51,6 +51,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   private sink: PhoneEventSink | undefined;
   private audioRoute: ((deviceId: string, frame: Buffer) => void) | undefined;
   private readonly lastPersisted = new Map<string, number>();
+  /** Several gateways: each connection's presence row being written, so that its removal waits for it. */
+  private readonly holds = new WeakMap<PhoneConnection, Promise<void>>();
 
   constructor(private readonly options: PhoneHubOptions) {
     super();
@@ -118,13 +120,20 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
           const { badFrames, badMessages, pauses } = connection;
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
-          if (connection.helloReceived) {
-            this.options.presence?.release(deviceId, connection.id).catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'));
-          }
+          const presence = this.options.presence;
+          // The row is removed after it was written (a socket can drop while its hello is held), and
+          // the change is told once it is gone: the other nodes read where the phone is from it.
+          const left =
+            presence && connection.helloReceived
+              ? (this.holds.get(connection) ?? Promise.resolve())
+                  .then(() => presence.release(deviceId, connection.id))
+                  .catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'))
+              : undefined;
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
             this.sink?.onDisconnected(deviceId);
-            this.emit('device', deviceId);
+            if (left) void left.then(() => this.emit('device', deviceId));
+            else this.emit('device', deviceId);
           }
         },
       },
@@ -139,14 +148,18 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   private async handle(connection: PhoneConnection, message: Exclude<PhoneMessage, { type: 'ack' }>): Promise<void> {
     const { deviceId } = connection;
     switch (message.type) {
-      case 'hello':
-        await this.options.presence?.hold(deviceId, connection.id);
+      case 'hello': {
+        // A socket already closed is not held: its removal may have run before this hello's turn came.
+        const hold = connection.open ? this.options.presence?.hold(deviceId, connection.id) : undefined;
+        if (hold) this.holds.set(connection, hold.catch(() => undefined));
+        await hold;
         // The call domain sees the hello before the phone is welcomed: nothing the phone does after
         // the welcome (nor a call placed for it) can be mistaken for a call its hello did not name.
         await this.sink?.onHello(deviceId, message);
         connection.send({ type: 'welcome', deviceId, serverTime: new Date().toISOString() });
         if (message.appVersion) await this.options.devices.recordHealthField(deviceId, { appVersion: message.appVersion });
         return;
+      }
       case 'health':
         await this.options.devices.recordHealth(deviceId, { ...message.health, reportedAt: message.health.reportedAt ?? new Date().toISOString() });
         this.emit('device', deviceId);
