@@ -14,7 +14,8 @@ export function publishDomainEvents(live: LiveHub, { calls, hub, devices, log }:
   const onDevice = (deviceId: string): void => {
     if (live.size === 0) return;
     const previous = pending.get(deviceId) ?? Promise.resolve();
-    const next = previous.then(async () => {
+    // On several gateways the others read the phone's presence from the database: tell them after it changed.
+    const next = previous.then(() => hub.whenLeft(deviceId)).then(async () => {
       const device = (await devices.exists(deviceId)) ? await devices.get(deviceId) : null;
       live.publish({ type: 'device', deviceId, device });
     });

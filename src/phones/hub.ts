@@ -53,6 +53,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   private readonly lastPersisted = new Map<string, number>();
   /** Several gateways: each connection's presence row being written, so that its removal waits for it. */
   private readonly holds = new WeakMap<PhoneConnection, Promise<void>>();
+  /** Several gateways: the removal of a phone's presence row, while it is being made. */
+  private readonly leaving = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PhoneHubOptions) {
     super();
@@ -121,19 +123,24 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
           const presence = this.options.presence;
-          // The row is removed after it was written (a socket can drop while its hello is held), and
-          // the change is told once it is gone: the other nodes read where the phone is from it.
+          // The row is removed after it was written (a socket can drop while its hello is held);
+          // `whenLeft` tells those who report the change to other nodes when it is gone.
           const left =
             presence && connection.helloReceived
               ? (this.holds.get(connection) ?? Promise.resolve())
                   .then(() => presence.release(deviceId, connection.id))
                   .catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'))
               : undefined;
+          if (left) {
+            this.leaving.set(deviceId, left);
+            void left.then(() => {
+              if (this.leaving.get(deviceId) === left) this.leaving.delete(deviceId);
+            });
+          }
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
             this.sink?.onDisconnected(deviceId);
-            if (left) void left.then(() => this.emit('device', deviceId));
-            else this.emit('device', deviceId);
+            this.emit('device', deviceId);
           }
         },
       },
@@ -209,6 +216,15 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     connection.close(CLOSE_REPLACED, 'replaced by a newer connection');
     this.sink?.onDisconnected(deviceId);
     this.emit('device', deviceId);
+  }
+
+  /**
+   * Resolves once this node's record that it holds the phone is gone after its socket closed (at
+   * once on one gateway): other nodes read where a phone is from that record, so what is told to
+   * them about the phone waits for it.
+   */
+  whenLeft(deviceId: string): Promise<void> {
+    return this.leaving.get(deviceId) ?? Promise.resolve();
   }
 
   /** Records again that this node holds its phones (after it joined the cluster anew under another id). */
