@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
@@ -166,13 +166,34 @@ export async function refusingServer(): Promise<{ url: string; upgrades: number;
   };
 }
 
-/** A loopback port nothing listens on (bound, then released). */
+let refusingPort: number | undefined;
+
+/**
+ * A loopback port nothing listens on. A privileged one (below 1024): no test process can take it,
+ * whereas an ephemeral port bound and released may be taken by another test file of a busy run
+ * before it is used (CI saw exactly that once).
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  if (refusingPort !== undefined) return refusingPort;
+  for (let port = 1; port < 1024; port += 1) {
+    if (await refuses(port)) return (refusingPort = port);
+  }
+  throw new Error('no loopback port below 1024 refuses connections');
+}
+
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 export async function agent(scope: Scope, options: { autoPong?: boolean } = {}): Promise<FakeAgent> {

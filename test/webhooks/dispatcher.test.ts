@@ -12,6 +12,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { WebhookDispatcher, type WebhookBody, type WebhookDelivery, type WebhookDispatcherOptions } from '../../src/webhooks/index.js';
 import { eventually } from '../helpers/phones.js';
 import { FakeReceiver } from './receiver.js';
+import { closedPort } from '../streams/helpers.js';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const FAST = [50, 100, 150];
@@ -205,9 +206,7 @@ describe('WebhookDispatcher', () => {
   });
 
   it('records network errors', async () => {
-    const rx = await receiver();
-    const url = rx.url;
-    await rx.close();
+    const url = `http://127.0.0.1:${await closedPort()}/hook`;
     const { dispatcher, deliveries } = await setup({ retryDelaysMs: SLOW });
     await dispatcher.enqueue(job(url, 'call_a', 1));
     const [d] = await deliveries.count(1);
