@@ -174,6 +174,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     realtimeUrl: config.assistantRealtimeUrl,
     outbound,
     responseTimeoutMs: timings.assistantResponseTimeoutMs,
+    ping: audioPing,
     onMessage: (message) => live.publish({ type: 'message', message }),
   });
   calls.setWebhookExtras(async (callId, ended) => {

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { CallAudio, PlayoutSource } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings } from '../settings/index.js';
+import type { PingTimings } from '../socket-guard.js';
 import type { AssistantStatus } from './model.js';
 import {
   END_CALL_TOOL,
@@ -38,6 +39,8 @@ export interface BridgeOptions {
   /** How long the model may take to confirm the session, and to start its first answer. */
   responseTimeoutMs: number;
   connectTimeoutMs?: number;
+  /** How often the model's socket is pinged and how long it may take to answer (default: as agent sockets). */
+  ping?: PingTimings;
   /** Which addresses the model's endpoint may resolve to. */
   outbound: OutboundPolicy;
   /** How long the goodbye (or the failure tone) may take to play before the gateway hangs up anyway. */
@@ -145,6 +148,7 @@ export class AssistantBridge {
         signal: this.abort.signal,
         outbound: this.o.outbound,
         ...(this.o.connectTimeoutMs ? { connectTimeoutMs: this.o.connectTimeoutMs } : {}),
+        ...(this.o.ping ? { ping: this.o.ping } : {}),
       });
     } catch (err) {
       if (this.life.phase !== 'connecting') return false;

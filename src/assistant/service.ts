@@ -7,6 +7,7 @@ import type { CallAudio, MediaRouter } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo } from '../store/index.js';
+import type { PingTimings } from '../socket-guard.js';
 import { AssistantBridge, type RecordedMessage } from './bridge.js';
 import { presentMessage, type AssistantCallInfo, type AssistantMessage, type AssistantStatus } from './model.js';
 
@@ -22,6 +23,8 @@ export interface AssistantServiceOptions {
   outbound: OutboundPolicy;
   /** How long the model may take to confirm its session and to begin its first answer. Default 10 s. */
   responseTimeoutMs?: number;
+  /** How often the model's socket is pinged and how long it may take to answer (default: as agent sockets). */
+  ping?: PingTimings;
   /** Hears every message the assistant takes, and every change of its read mark (the console's live channel). */
   onMessage?: (message: AssistantMessage) => void;
 }
@@ -183,6 +186,7 @@ export class AssistantService implements IncomingAssistant {
       agent: this.o.settings.agent(),
       log,
       responseTimeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+      ...(this.o.ping ? { ping: this.o.ping } : {}),
       status: (status, error) => {
         if (state.bridge !== bridge) return;
         state.status = status;

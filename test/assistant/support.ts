@@ -35,6 +35,8 @@ export async function rig(
     fake?: FakeRealtimeOptions;
     env?: Record<string, string>;
     responseTimeoutMs?: number;
+    /** How often the gateway pings the model (and agents), and how long it waits for the pong. */
+    ping?: { audioPingIntervalMs: number; pongTimeoutMs: number };
     captureLogs?: boolean;
     toneHz?: number;
   } = {},
@@ -44,7 +46,7 @@ export async function rig(
   const key = options.key === undefined ? KEY : options.key;
   const gateway = await scope.gateway({
     env: { ASSISTANT_REALTIME_URL: fake.url, ...(key ? { ASSISTANT_API_KEY: key } : {}), ...options.env },
-    timings: { assistantResponseTimeoutMs: options.responseTimeoutMs ?? 3000 },
+    timings: { assistantResponseTimeoutMs: options.responseTimeoutMs ?? 3000, ...options.ping },
     ...(options.captureLogs ? { captureLogs: true } : {}),
   });
   const phone = await scope.phone(gateway, { audio: { kind: 'tone', frequency: options.toneHz ?? 440, amplitude: 0.3 } });

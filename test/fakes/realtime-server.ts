@@ -69,6 +69,10 @@ export interface FakeRealtime {
   sendAudio(pcm24k: Buffer, itemId: string, options?: { responseId?: string; contentIndex?: number }): void;
   /** Sends `response.function_call_arguments.done`, then `response.done` carrying the same call, as the real server does. */
   sendFunctionCall(call: FakeFunctionCall): void;
+  /** From now on pings go unanswered (a hung server, or a connection that died without a FIN). */
+  stopAnsweringPings(): void;
+  /** Pings received, answered or not. */
+  readonly pings: number;
   close(): Promise<void>;
 }
 
@@ -130,7 +134,10 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
     res.writeHead(426, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: { message: 'Upgrade required', type: 'invalid_request_error', code: null } }));
   });
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  // Pongs are sent here, not by ws, so a test can make the server stop answering.
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, autoPong: false });
+  let answeringPings = true;
+  let pings = 0;
 
   const offer = (event: FakeClientEvent): void => {
     for (const waiter of eventWaiters) {
@@ -185,6 +192,10 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
     };
     connections.push(conn);
 
+    ws.on('ping', (data) => {
+      pings += 1;
+      if (answeringPings) ws.pong(data);
+    });
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       const event = parseFrame(data);
@@ -236,6 +247,12 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
     requests,
     get received() {
       return connections.map((c) => c.received);
+    },
+    get pings() {
+      return pings;
+    },
+    stopAnsweringPings() {
+      answeringPings = false;
     },
     waitForConnection(timeoutMs = DEFAULT_WAIT_MS) {
       const existing = connections.at(-1);

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeRealtime, type FakeRealtime } from '../../../test/fakes/realtime-server.js';
+import { eventually } from '../../../test/helpers/phones.js';
 import { RealtimeClient, type RealtimeClientEvents, type RealtimeFunctionCall } from './client.js';
 import { RealtimeError } from './errors.js';
 import { buildSessionUpdate } from './session.js';
@@ -318,6 +319,26 @@ describe('RealtimeClient session', () => {
     await closed;
     expect(client.appendAudio(chunk)).toBe(false);
   }, 60_000);
+
+  it('pings the model; one that stops answering is given up: a fatal unresponsive error, then the socket closes', async () => {
+    const f = await fake();
+    const ping = { pingIntervalMs: 40, pongTimeoutMs: 150 };
+    const client = await RealtimeClient.connect({ url: f.url, apiKey: API_KEY, sessionUpdate, ping });
+    cleanup.push(() => client.close());
+    const errors: RealtimeError[] = [];
+    client.on('error', (err) => errors.push(err));
+    // Answered pings keep it open, however many.
+    await eventually(async () => f.pings, (n) => n >= 4, { what: 'four pings answered' });
+    expect(errors).toEqual([]);
+    expect(client.isOpen).toBe(true);
+
+    const closed = next(client, 'close');
+    f.stopAnsweringPings();
+    await closed;
+    expect(errors.map((e) => [e.code, e.fatal])).toEqual([['unresponsive', true]]);
+    expect(errors[0]!.message).toMatch(/did not answer a ping within 150 ms/);
+    expect(client.appendAudio(Buffer.alloc(960))).toBe(false);
+  });
 
   it('emits close when the server closes, and stops sending afterwards', async () => {
     const f = await fake();

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
+import { LIMITS } from '../../limits.js';
 import type { OutboundPolicy } from '../../outbound/index.js';
+import { Heartbeat, type PingTimings } from '../../socket-guard.js';
 import { RealtimeError, codeForStatus, redactSecrets } from './errors.js';
 import { DEFAULT_ASSISTANT_MODEL, DEFAULT_REALTIME_URL } from './session.js';
 import {
@@ -27,6 +29,11 @@ export interface RealtimeConnectOptions {
   signal?: AbortSignal;
   /** Which addresses the endpoint may resolve to (OUTBOUND_DENY / OUTBOUND_ALLOW); any without it. */
   outbound?: OutboundPolicy;
+  /**
+   * How often the open socket is pinged, and how long the server may take to answer; one that
+   * does not is given up (`unresponsive`). Default: as agent sockets (10 s and 10 s).
+   */
+  ping?: PingTimings;
 }
 
 export interface RealtimeAudioChunk {
@@ -71,6 +78,7 @@ export interface RealtimeClientEvents {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_PING: PingTimings = { pingIntervalMs: LIMITS.audioPingIntervalMs, pongTimeoutMs: LIMITS.pongTimeoutMs };
 const CLOSE_GRACE_MS = 1_000;
 /**
  * About a second of caller audio as `input_audio_buffer.append` (24 kHz s16le in base64: 64,000
@@ -129,10 +137,20 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
   #closed = false;
   #detachSignal: (() => void) | undefined;
 
-  private constructor(ws: WebSocket, apiKey: string) {
+  private constructor(ws: WebSocket, apiKey: string, ping: PingTimings) {
     super();
     this.#ws = ws;
     this.#apiKey = apiKey;
+    // A server that hangs, or a connection that died without a FIN, would otherwise leave the caller
+    // talking to nobody until TCP gives up, many minutes later.
+    const heartbeat = new Heartbeat(ws, {
+      intervalMs: ping.pingIntervalMs,
+      timeoutMs: ping.pongTimeoutMs,
+      onMissed: () => {
+        this.#emitError(new RealtimeError('unresponsive', `The assistant model did not answer a ping within ${ping.pongTimeoutMs} ms`));
+        ws.terminate();
+      },
+    });
     ws.on('message', (data, isBinary) => {
       if (!isBinary) this.#onText(rawToText(data));
     });
@@ -140,6 +158,7 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
       this.#emitError(new RealtimeError('network_error', `Realtime connection error: ${this.#redact(err.message)}`));
     });
     ws.once('close', (code, reason) => {
+      heartbeat.stop();
       this.#closed = true;
       this.#detachSignal?.();
       this.emit('close', { code, reason: reason.toString('utf8') });
@@ -230,7 +249,7 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
 
       ws.once('open', () => {
         if (settled) return;
-        const client = new RealtimeClient(ws, apiKey);
+        const client = new RealtimeClient(ws, apiKey, options.ping ?? DEFAULT_PING);
         client.#send(sessionUpdate);
         if (signal) {
           const onLateAbort = (): void => void client.close();

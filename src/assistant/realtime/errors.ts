@@ -1,7 +1,7 @@
 /**
  * Codes after which retrying the same session or connection cannot help: bad or unauthorised
  * credentials, no money, wrong model or URL, the session's hard time limit, our own abort, or a
- * model that stopped reading (the call's audio cannot wait for it).
+ * model that stopped reading or answering (the call's audio cannot wait for it).
  */
 export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
   'invalid_api_key',
@@ -17,6 +17,7 @@ export const FATAL_REALTIME_ERROR_CODES: ReadonlySet<string> = new Set([
   'outbound_refused',
   'aborted',
   'too_slow',
+  'unresponsive',
 ]);
 
 /** Codes this client produces itself; server codes pass through as the server sent them. */
@@ -30,6 +31,7 @@ export type LocalRealtimeErrorCode =
   | 'outbound_refused'
   | 'aborted'
   | 'too_slow'
+  | 'unresponsive'
   | 'unknown_error';
 
 export const isFatalRealtimeErrorCode = (code: string): boolean => FATAL_REALTIME_ERROR_CODES.has(code);
