@@ -118,6 +118,7 @@ const envSchema = z.object({
   SECRET_KEY_PREVIOUS: secretKey.optional(),
   OUTBOUND_DENY: cidrList.optional(),
   OUTBOUND_ALLOW: cidrList.optional(),
+  TRUST_PROXY: cidrList.optional(),
   ADMIN_EMAIL: z.email('must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -153,6 +154,8 @@ export interface Config {
   outboundDeny: CidrRange[];
   /** Wins over every deny range. */
   outboundAllow: CidrRange[];
+  /** Proxies (balancers) whose X-Forwarded-For names the client, for the per-client rate limits. */
+  trustProxy: CidrRange[];
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKeyPrevious: e.SECRET_KEY_PREVIOUS,
     outboundDeny: e.OUTBOUND_DENY ?? [],
     outboundAllow: e.OUTBOUND_ALLOW ?? [],
+    trustProxy: e.TRUST_PROXY ?? [],
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { Session } from '../../accounts/index.js';
 import { credentialFrom } from '../../auth/index.js';
 import type { GatewayApp } from '../app.js';
+import { requestClient } from '../client-address.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
 import { AuthStatus, Credentials, Me, OwnerSetup, PasswordReset, UserResponse } from '../schemas/accounts.js';
 import type { AppEnv, HttpServices } from '../services.js';
@@ -69,7 +69,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     async (c) => {
       refuseForeignOrigin(c, config.publicUrl);
       const { email, password } = c.req.valid('json');
-      const client = getConnInfo(c).remote.address ?? 'unknown';
+      const client = requestClient(c, config.trustProxy);
       const { user, session } = await accounts.login(email, password, client);
       setCookie(c, session);
       return c.json({ user }, 200);

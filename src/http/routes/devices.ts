@@ -1,14 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { GatewayError, invalidInput } from '../../errors.js';
 import { QrTooLargeError } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
+import { requestClient } from '../client-address.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
 import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
 import type { HttpServices } from '../services.js';
 
 export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
-  const { devices, hub, calls, settings, pairingLimiter, live } = services;
+  const { devices, hub, calls, settings, pairingLimiter, live, config } = services;
   const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
 
   app.openapi(
@@ -108,7 +108,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       responses: { 200: jsonContent(PhoneCredentials, 'The phone\'s id and token, shown this once'), ...errorResponses(400, 401, 413, 429) },
     }),
     async (c) => {
-      const client = getConnInfo(c).remote.address ?? 'unknown';
+      const client = requestClient(c, config.trustProxy);
       const forgive = await pairingLimiter.attempt(client);
       try {
         const credentials = await devices.pair(c.req.valid('json'));
