@@ -30,6 +30,7 @@ describe('configuration from the environment', () => {
       webhookRetryDelaysMs: [5_000, 30_000, 120_000],
       outboundDeny: [],
       outboundAllow: [],
+      trustProxy: [],
       logLevel: 'info',
     });
   });
@@ -56,6 +57,7 @@ describe('configuration from the environment', () => {
       SECRET_KEY_PREVIOUS: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
       OUTBOUND_DENY: '10.0.0.0/8, fd00::/8',
       OUTBOUND_ALLOW: '10.1.2.3',
+      TRUST_PROXY: '10.0.0.2, fd00::/8',
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD: 'correct horse battery',
       LOG_LEVEL: 'debug',
@@ -81,6 +83,7 @@ describe('configuration from the environment', () => {
       secretKeyPrevious: Buffer.from(Array.from({ length: 32 }, (_, i) => i)),
       outboundDeny: [expect.objectContaining({ text: '10.0.0.0/8' }), expect.objectContaining({ text: 'fd00::/8' })],
       outboundAllow: [expect.objectContaining({ text: '10.1.2.3/32' })],
+      trustProxy: [expect.objectContaining({ text: '10.0.0.2/32' }), expect.objectContaining({ text: 'fd00::/8' })],
       adminEmail: 'owner@example.com',
       adminPassword: 'correct horse battery',
       logLevel: 'debug',
@@ -110,6 +113,7 @@ describe('configuration from the environment', () => {
     ['OUTBOUND_DENY', '10.0.0.0/33'],
     ['OUTBOUND_DENY', '169.254.0.0/16,metadata.internal'],
     ['OUTBOUND_ALLOW', '0x7f000001'],
+    ['TRUST_PROXY', 'balancer.local'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {
     const err = rejection({ [variable]: value });
     expect(err.variable).toBe(variable);

@@ -36,8 +36,4 @@ describe('TRUST_PROXY: the client address behind a balancer', () => {
     const other = await guess(g, 99, '198.51.100.1');
     expect(other.status, show(other)).toBe(401);
   });
-
-  it('refuses to start with a TRUST_PROXY that is not a list of address ranges', async () => {
-    await expect(t.gateway({ env: { TRUST_PROXY: 'balancer.local' } })).rejects.toThrow(/TRUST_PROXY/);
-  });
 });
