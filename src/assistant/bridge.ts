@@ -17,6 +17,7 @@ import {
   type RealtimeAudioChunk,
   type RealtimeClose,
   type RealtimeFunctionCall,
+  type ResumedConversation,
   type Urgency,
 } from './realtime/index.js';
 import { failureTone } from './tones.js';
@@ -41,6 +42,8 @@ export interface BridgeOptions {
   connectTimeoutMs?: number;
   /** How often the model's socket is pinged and how long it may take to answer (default: as agent sockets). */
   ping?: PingTimings;
+  /** A call taken over from an earlier session (another node's, or before a restart): the new one goes on from there. */
+  resumed?: ResumedConversation;
   /** Which addresses the model's endpoint may resolve to. */
   outbound: OutboundPolicy;
   /** How long the goodbye (or the failure tone) may take to play before the gateway hangs up anyway. */
@@ -144,7 +147,12 @@ export class AssistantBridge {
         url: this.o.url,
         model: this.o.model,
         apiKey: this.o.apiKey,
-        sessionUpdate: buildSessionUpdate({ ownerName: this.o.agent.ownerName, about: this.o.agent.about, voice: this.o.agent.voice }),
+        sessionUpdate: buildSessionUpdate({
+          ownerName: this.o.agent.ownerName,
+          about: this.o.agent.about,
+          voice: this.o.agent.voice,
+          ...(this.o.resumed ? { resumed: this.o.resumed } : {}),
+        }),
         signal: this.abort.signal,
         outbound: this.o.outbound,
         ...(this.o.connectTimeoutMs ? { connectTimeoutMs: this.o.connectTimeoutMs } : {}),

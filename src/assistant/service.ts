@@ -1,4 +1,4 @@
-import type { Call, CallChange, CallService } from '../calls/index.js';
+import type { Call, CallChange, CallService, ResumedCall } from '../calls/index.js';
 import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
@@ -9,6 +9,7 @@ import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
 import { AssistantBridge, type RecordedMessage } from './bridge.js';
+import type { ResumedConversation } from './realtime/index.js';
 import { presentMessage, type AssistantCallInfo, type AssistantMessage, type AssistantStatus } from './model.js';
 
 export interface AssistantServiceOptions {
@@ -51,8 +52,15 @@ export class AssistantService implements IncomingAssistant {
     o.media.on('started', (audio, call) => this.onAudioStarted(audio, call));
     // The call's phone moved to another node: the model session here ends, the call goes on there.
     o.calls.on('released', (call) => {
-      this.states.get(call.id)?.bridge?.stop();
+      const state = this.states.get(call.id);
       this.states.delete(call.id);
+      // Detached first: this session's end is no failure of the assistant, which goes on there.
+      const bridge = state?.bridge;
+      if (state) state.bridge = undefined;
+      bridge?.stop();
+    });
+    o.calls.on('resumed', (resumed) => {
+      this.resume(resumed).catch((err: unknown) => o.log.error({ err, callId: resumed.call.id, deviceId: resumed.call.deviceId }, 'could not put the assistant back on the call'));
     });
   }
 
@@ -121,6 +129,7 @@ export class AssistantService implements IncomingAssistant {
     state.bridge = bridge;
     this.states.set(callId, state);
     this.o.log.info({ callId, deviceId: call.deviceId, state: call.state }, 'assistant takes the call');
+    this.markHeld(call, true);
 
     if (call.direction === 'incoming' && call.state === 'ringing') {
       if (!(await bridge.connect()) || state.bridge !== bridge) return this.info(callId);
@@ -154,6 +163,7 @@ export class AssistantService implements IncomingAssistant {
       if (state.status !== 'error') state.status = 'ended';
       this.o.log.info({ callId, deviceId: call.deviceId }, 'assistant handed the call back');
     }
+    this.markHeld(call, false);
     return this.info(callId);
   }
 
@@ -173,7 +183,7 @@ export class AssistantService implements IncomingAssistant {
     for (const state of this.states.values()) state.bridge?.stop();
   }
 
-  private newBridge(call: Call, apiKey: string, state: AssistantState): AssistantBridge {
+  private newBridge(call: Call, apiKey: string, state: AssistantState, resumed?: ResumedConversation): AssistantBridge {
     const { calls, log } = this.o;
     // Lines are written one after another, so the transcript keeps the order they were spoken in.
     let writes: Promise<void> = Promise.resolve();
@@ -187,10 +197,13 @@ export class AssistantService implements IncomingAssistant {
       log,
       responseTimeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
       ...(this.o.ping ? { ping: this.o.ping } : {}),
+      ...(resumed ? { resumed } : {}),
       status: (status, error) => {
         if (state.bridge !== bridge) return;
         state.status = status;
         state.error = error;
+        // A failed assistant is not put back on the call by a node that takes it over.
+        if (status === 'error') this.markHeld(call, false);
       },
       transcript: (role, text) => {
         const line = { role, text, at: new Date().toISOString() };
@@ -221,6 +234,38 @@ export class AssistantService implements IncomingAssistant {
     await this.o.messages.upsert(row);
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, urgency: m.urgency }, 'assistant took a message');
     this.o.onMessage?.(presentMessage(row));
+  }
+
+  /**
+   * A live call this node did not serve (its node died, or this gateway restarted) that the
+   * assistant held: a new session takes it, told what was said so far, and goes on from there
+   * rather than greeting again. Without a key any more it stays off (the caller can hang up).
+   */
+  private async resume({ call, assistantHeld }: ResumedCall): Promise<void> {
+    if (!assistantHeld || this.states.has(call.id)) return;
+    const apiKey = this.o.settings.assistantApiKey();
+    if (!apiKey) {
+      this.o.log.warn({ callId: call.id, deviceId: call.deviceId }, 'the assistant held this call, but it has no model API key any more: not put back on it');
+      return;
+    }
+    const state: AssistantState = { status: 'waiting' };
+    this.states.set(call.id, state);
+    const [earlier, message] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id)]);
+    if (this.states.get(call.id) !== state) return;
+    const bridge = this.newBridge(call, apiKey, state, {
+      earlier: earlier.map(({ role, text }) => ({ role, text })),
+      messageTaken: message !== undefined,
+    });
+    state.bridge = bridge;
+    this.o.log.info({ callId: call.id, deviceId: call.deviceId, lines: earlier.length }, 'assistant takes the call again after a takeover');
+    if (await bridge.connect()) this.attachIfActive(call.id, state);
+  }
+
+  /** Best effort: a write that fails costs only the assistant's return after a takeover. */
+  private markHeld(call: Call, held: boolean): void {
+    this.o.calls.markAssistantHeld(call.id, held).catch((err: unknown) =>
+      this.o.log.warn({ err, callId: call.id, deviceId: call.deviceId }, 'could not record whether the assistant holds the call'),
+    );
   }
 
   private attachIfActive(callId: string, state: AssistantState): void {

@@ -59,6 +59,8 @@ export interface CallsTable {
   end_reason: string | null;
   /** When its agent stream was detached (DELETE …/stream): a node taking the call over leaves it closed. */
   stream_detached_at?: string | null;
+  /** Since when the built-in assistant holds the call (null: it does not): a node taking the call over puts it back. */
+  assistant_at?: string | null;
 }
 
 export interface CallEventsTable {

@@ -30,6 +30,7 @@ export {
   buildTools,
   isAssistantVoice,
   type AssistantVoice,
+  type ResumedConversation,
   type SessionUpdateInput,
   type Urgency,
 } from './session.js';

@@ -4,6 +4,7 @@ import {
   DEFAULT_ASSISTANT_VOICE,
   END_CALL_TOOL,
   RECORD_MESSAGE_TOOL,
+  RESUMED_TRANSCRIPT_CHARS,
   buildInstructions,
   buildSessionUpdate,
 } from './session.js';
@@ -23,6 +24,27 @@ describe('buildInstructions', () => {
     expect(text).toMatch(/short/i);
     expect(text).toContain(RECORD_MESSAGE_TOOL);
     expect(text).toMatch(new RegExp(`goodbye.*${END_CALL_TOOL}`, 's'));
+  });
+
+  it('a resumed session is told what was said, to go on from there, and whether the message is taken', () => {
+    expect(buildInstructions(input)).not.toMatch(/back on a call/);
+    const text = buildInstructions({
+      ...input,
+      resumed: { earlier: [{ role: 'agent', text: 'Hello, Dana’s phone.' }, { role: 'caller', text: 'Max here.' }], messageTaken: false },
+    });
+    expect(text).toContain('Do not greet again');
+    expect(text).toContain('You: Hello, Dana’s phone.\nCaller: Max here.');
+    expect(text).not.toContain('recorded already');
+    expect(buildInstructions({ ...input, resumed: { earlier: [], messageTaken: true } })).toMatch(/recorded already[\s\S]*Nothing was said before/);
+  });
+
+  it('keeps the end of a long earlier conversation, within its bound', () => {
+    const earlier = Array.from({ length: 400 }, (_, i) => ({ role: 'caller' as const, text: `line ${i} of the caller` }));
+    const text = buildInstructions({ ...input, resumed: { earlier, messageTaken: false } });
+    expect(text).toContain('Caller: line 399 of the caller');
+    expect(text).not.toContain('line 0 of');
+    const quoted = text.slice(text.lastIndexOf('"""\n…') + 4);
+    expect(quoted.length).toBeLessThanOrEqual(RESUMED_TRANSCRIPT_CHARS + 5);
   });
 
   it('copes with an empty owner and no facts', () => {

@@ -7,6 +7,7 @@ import { eventsPerDevice } from './005-events-per-device.js';
 import { operatorDay } from './006-operator-day.js';
 import * as bodiesOnce from './007-bodies-once.js';
 import { cluster } from './008-cluster.js';
+import * as assistantHeld from './009-assistant-held.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,6 +22,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '006-operator-day': { up: operatorDay(dialect) },
     '007-bodies-once': bodiesOnce,
     '008-cluster': { up: cluster(dialect) },
+    '009-assistant-held': assistantHeld,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { PhoneSimulator } from '../../src/simulator/index.js';
+import { startFakeRealtime, type FakeClientEvent, type FakeRealtime } from '../fakes/realtime-server.js';
+import { callInState, eventually, pairCredentials, show, type Scope } from '../helpers/phones.js';
+import type { TestGateway } from '../helpers/gateway.js';
+import { agent } from '../streams/helpers.js';
+import { agentInfo, KEY, testScope } from './support.js';
+
+const scope = testScope();
+
+/**
+ * A gateway, its fake model and a phone whose call the assistant takes; `restart` stops the gateway
+ * and the phone, starts the gateway again on the same data and brings the phone back still in the
+ * call, as a node that takes a call over sees it (the cluster's failover goes through the same
+ * `resumed` path: test/cluster/failover.test.ts).
+ */
+async function assistantCall(s: Scope) {
+  const fake = await startFakeRealtime({ requireKey: KEY });
+  s.defer(() => fake.close());
+  const dataDir = s.tempDir();
+  const options = { dataDir, env: { ASSISTANT_REALTIME_URL: fake.url, ASSISTANT_API_KEY: KEY }, timings: { assistantResponseTimeoutMs: 3000 } };
+  const first = await s.gateway(options);
+  const creds = await pairCredentials(first);
+  const phone = s.track(new PhoneSimulator({ gatewayUrl: first.url, credentials: creds, audio: { kind: 'tone', frequency: 440, amplitude: 0.3 }, reconnect: false }));
+  await phone.connect();
+  const callId = await phone.ringIncoming('+4915100000009');
+  const taken = await first.api('POST', `/v1/calls/${callId}/agent`);
+  expect(taken.status, show(taken)).toBe(202);
+  await callInState(first, callId, 'active');
+  await fake.waitForEvent('response.create', undefined, 5000);
+  return {
+    fake,
+    first,
+    callId,
+    async restart(): Promise<TestGateway> {
+      const nativeCallId = phone.currentCall!.nativeCallId;
+      await phone.stop();
+      await first.stop();
+      const second = await s.gateway(options);
+      await s.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'active' } });
+      return second;
+    },
+  };
+}
+
+/** The client events of the model's `n`-th connection (0-based) once one of `type` is among them. */
+async function eventsOf(fake: FakeRealtime, n: number, type: string): Promise<FakeClientEvent[]> {
+  return eventually(
+    async () => fake.received[n] ?? [],
+    (events) => events.some((e) => e.type === type),
+    { what: `${type} on the model's connection #${n}` },
+  );
+}
+
+describe('the assistant after a takeover of its call', () => {
+  it('takes the call again with a new session told what was said; it does not greet again, and goes on to take the message', async () => {
+    const { fake, first, callId, restart } = await assistantCall(scope);
+    fake.send({ type: 'response.output_audio_transcript.done', response_id: 'r1', item_id: 'item_a1', output_index: 0, content_index: 0, transcript: "Hello, you've reached Dana's phone." });
+    fake.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c1', content_index: 0, transcript: 'Hi, Max here, the roof leaks.' });
+    await eventually(
+      async () => (await agentInfo(first, callId)).transcript,
+      (lines) => lines.length === 2,
+      { what: 'two transcript lines' },
+    );
+
+    const second = await restart();
+    const events = await eventsOf(fake, 1, 'response.create');
+    const update = events.find((e) => e.type === 'session.update');
+    const instructions = String((update?.session as { instructions?: unknown } | undefined)?.instructions);
+    expect(instructions).toContain('back on a call that was cut off');
+    expect(instructions).toContain('Do not greet again');
+    expect(instructions).toContain("You: Hello, you've reached Dana's phone.\nCaller: Hi, Max here, the roof leaks.");
+    expect(instructions).not.toContain('recorded already');
+    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    const info = await eventually(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live again' });
+    expect(info.requested).toBe(true);
+    expect(info.transcript.map((l) => l.text)).toEqual(["Hello, you've reached Dana's phone.", 'Hi, Max here, the roof leaks.']);
+
+    fake.sendFunctionCall({ callId: 'fc_1', name: 'record_message', arguments: { callerName: 'Max', reason: 'The roof leaks.', urgency: 'high' } });
+    const withMessage = await eventually(() => agentInfo(second, callId), (i) => i.message !== undefined, { what: 'the message stored' });
+    expect(withMessage.message).toMatchObject({ callerName: 'Max', reason: 'The roof leaks.', urgency: 'high' });
+  });
+
+  it('a new session knows a message was taken already', async () => {
+    const { fake, callId, restart } = await assistantCall(scope);
+    fake.sendFunctionCall({ callId: 'fc_0', name: 'record_message', arguments: { callerName: 'Max', reason: 'The roof leaks.', urgency: 'normal' } });
+    await fake.waitForEvent('conversation.item.create', undefined, 5000);
+
+    const second = await restart();
+    const events = await eventsOf(fake, 1, 'response.create');
+    const update = events.find((e) => e.type === 'session.update');
+    expect(String((update?.session as { instructions?: unknown }).instructions)).toContain('The message was recorded already');
+    expect((await agentInfo(second, callId)).message).toMatchObject({ callerName: 'Max' });
+  });
+
+  it('a call handed back before the takeover stays without the assistant', async () => {
+    const { fake, first, callId, restart } = await assistantCall(scope);
+    const released = await first.api('DELETE', `/v1/calls/${callId}/agent`);
+    expect(released.status, show(released)).toBe(200);
+    // The call goes on with an agent stream: its opening on the new node shows the takeover was handled.
+    const streamAgent = await agent(scope);
+    const attached = await first.api('POST', `/v1/calls/${callId}/stream`, { url: streamAgent.url });
+    expect(attached.status, show(attached)).toBe(202);
+    await streamAgent.connection(0);
+
+    const second = await restart();
+    await streamAgent.connection(1);
+    // The assistant would have taken the call by now (its state is set as the takeover is told): it did not.
+    expect((await agentInfo(second, callId)).status).toBe('off');
+    expect(fake.connections).toHaveLength(1);
+  });
+});
