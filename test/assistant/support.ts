@@ -1,6 +1,6 @@
 import { startFakeRealtime, type FakeClientEvent, type FakeRealtime, type FakeRealtimeOptions } from '../fakes/realtime-server.js';
-import { callInState, show, testScope, type Scope } from '../helpers/phones.js';
-import type { TestGateway } from '../helpers/gateway.js';
+import { callInState, eventually, show, testScope, type Scope } from '../helpers/phones.js';
+import type { Endpoint, TestGateway } from '../helpers/gateway.js';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 
 export const KEY = 'sk-assistant-test-0123456789SECRETKEY';
@@ -53,7 +53,7 @@ export async function rig(
   return { fake, gateway, phone };
 }
 
-export async function agentInfo(gateway: TestGateway, callId: string): Promise<AssistantCallInfo> {
+export async function agentInfo(gateway: Endpoint, callId: string): Promise<AssistantCallInfo> {
   const res = await gateway.api<AssistantCallInfo>('GET', `/v1/calls/${callId}/agent`);
   if (res.status !== 200) throw new Error(`GET agent: ${show(res)}`);
   return res.body;
@@ -89,3 +89,12 @@ export function frequencyOf(pcm: Buffer, rate: number, skip = 0): number {
 export const pcmOf = (event: FakeClientEvent): Buffer => Buffer.from(String(event.audio), 'base64');
 
 export { testScope };
+
+/** The client events of the model's `n`-th connection (0-based) once one of `type` is among them. */
+export async function eventsOf(fake: FakeRealtime, n: number, type: string): Promise<FakeClientEvent[]> {
+  return eventually(
+    async () => fake.received[n] ?? [],
+    (events) => events.some((e) => e.type === type),
+    { what: `${type} on the model's connection #${n}` },
+  );
+}

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
-import { startFakeRealtime, type FakeClientEvent, type FakeRealtime } from '../fakes/realtime-server.js';
+import { startFakeRealtime } from '../fakes/realtime-server.js';
 import { callInState, eventually, pairCredentials, show, type Scope } from '../helpers/phones.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { agent } from '../streams/helpers.js';
-import { agentInfo, KEY, testScope } from './support.js';
+import { agentInfo, eventsOf, KEY, testScope } from './support.js';
 
 const scope = testScope();
 
@@ -41,15 +41,6 @@ async function assistantCall(s: Scope) {
       return second;
     },
   };
-}
-
-/** The client events of the model's `n`-th connection (0-based) once one of `type` is among them. */
-async function eventsOf(fake: FakeRealtime, n: number, type: string): Promise<FakeClientEvent[]> {
-  return eventually(
-    async () => fake.received[n] ?? [],
-    (events) => events.some((e) => e.type === type),
-    { what: `${type} on the model's connection #${n}` },
-  );
 }
 
 describe('the assistant after a takeover of its call', () => {

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { callInState, eventually, getDevice, pairingCode, show, testScope } from '../helpers/phones.js';
 import { agent, openMedia, TONE, type PeerSocket } from '../streams/helpers.js';
+import WebSocket from 'ws';
+import { agentInfo, eventsOf, KEY } from '../assistant/support.js';
+import { startFakeRealtime } from '../fakes/realtime-server.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import { Balancer, clusterDatabase, newSecretKey, POSTGRES, startNode } from './support.js';
 
@@ -131,6 +134,48 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     expect(hangup.status, show(hangup)).toBe(202);
     await second.message((m) => m.type === 'stop');
     await callInState(b, callId, 'ended');
+  }, 60_000);
+
+  it('the assistant on a call whose phone moves to another live node: a new session there goes on from the transcript, the first ends without failing', async () => {
+    const db = await clusterDatabase();
+    started.push(() => db.drop());
+    const secretKey = newSecretKey();
+    const model = await startFakeRealtime({ requireKey: KEY });
+    started.push(() => model.close());
+    const env = { ASSISTANT_REALTIME_URL: model.url };
+    const [a, b] = await Promise.all([startNode({ databaseUrl: db.url, name: 'a', secretKey, env }), startNode({ databaseUrl: db.url, name: 'b', secretKey, env })]);
+    started.push(() => b.stop(), () => a.stop());
+    const balancer = await Balancer.start([a.port, b.port]);
+    started.push(() => balancer.close());
+    expect((await a.api('PUT', '/v1/settings', { assistantApiKey: KEY })).status).toBe(200);
+    const phone = t.track(new PhoneSimulator({ gatewayUrl: balancer.url, name: 'Assistant phone', audio: TONE, reconnectDelayMs: { initial: 50, max: 500 } }));
+    await phone.pair(await pairingCode(a));
+    balancer.prefer(a.port);
+    await phone.connect();
+
+    const callId = await phone.ringIncoming('+4915100000010');
+    expect((await a.api('POST', `/v1/calls/${callId}/agent`)).status).toBe(202);
+    await callInState(a, callId, 'active');
+    await eventsOf(model, 0, 'response.create');
+    model.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c1', content_index: 0, transcript: 'Hi, Max here, the roof leaks.' });
+    await eventually(() => agentInfo(a, callId), (info) => info.transcript.length === 1, { what: 'the caller transcribed on node a' });
+
+    // The network drops; the phone comes back through the balancer to node b while node a lives on.
+    balancer.prefer(b.port);
+    const reconnected = phone.waitFor('connected', 10_000);
+    phone.dropSocket();
+    await reconnected;
+    const events = await eventsOf(model, 1, 'response.create');
+    const update = events.find((e) => e.type === 'session.update');
+    expect(String((update?.session as { instructions?: unknown }).instructions)).toContain('Caller: Hi, Max here, the roof leaks.');
+    // Node a's session ends as the call moves: no failure tone, no hang-up, the assistant goes on at b.
+    await eventually(async () => model.connections[0]!.socket.readyState, (state) => state === WebSocket.CLOSED, { what: "node a's model socket closed" });
+    const info = await eventually(() => agentInfo(b, callId), (i) => i.status === 'live', { what: 'the assistant live on node b' });
+    expect(info.error).toBeUndefined();
+    expect((await callInState(b, callId, 'active')).state).toBe('active');
+
+    expect((await b.api('POST', `/v1/calls/${callId}/hangup`)).status).toBe(202);
+    await callInState(a, callId, 'ended');
   }, 60_000);
 
   it('a node paused for longer than its lease is declared dead, then joins again under a new id with its phones', async () => {
