@@ -164,7 +164,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     exclusively: cluster ? store.exclusively : undefined,
   });
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
-  const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound });
+  const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound, secret: () => settings.webhookSecret() });
   const assistant = new AssistantService({
     calls,
     media,

@@ -1,8 +1,8 @@
 /**
  * URLs with `user:password@` are refused where they are configured: the gateway shows configured URLs
  * back (the call, the settings, the delivery log, webhook bodies), so nothing in a URL is a secret.
- * A receiver checks the webhook signature; an agent checks where the connection comes from
- * (docs/api.md says what is shown where).
+ * A receiver checks the webhook signature, an agent the signature of the upgrade (docs/api.md says
+ * what is shown where).
  */
 export const CREDENTIALS_REFUSED = 'must not contain a user name or password (user:password@): the gateway shows URLs back, so a URL holds no secret';
 

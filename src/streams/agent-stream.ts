@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { BYTES_PER_SAMPLE, SAMPLE_RATE } from '../audio/index.js';
 import type { Call, StreamConfig } from '../calls/index.js';
@@ -6,6 +7,7 @@ import type { Logger } from '../log.js';
 import { MARK_ALLOWANCE, type CallAudio, type PlayoutSource } from '../media/index.js';
 import { AudioPeer, type PingTimings } from '../socket-guard.js';
 import type { OutboundPolicy } from '../outbound/index.js';
+import { signedHeaders, type SignedHeaders } from '../webhooks/index.js';
 
 export type StreamStatus = 'off' | 'waiting' | 'connecting' | 'live' | 'ended' | 'error';
 
@@ -21,6 +23,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** One agent message may carry up to about 30 s of raw audio; a larger one closes the stream. */
 const MAX_AGENT_MESSAGE_BYTES = 1024 * 1024;
 let nextSource = 0;
+
+/**
+ * The upgrade is signed like a webhook (docs/api.md): Standard Webhooks over the URL exactly as it is
+ * dialled, with an id of its own per attempt, so an agent checks it with the same library and secret.
+ */
+function upgradeHeaders(secret: string, url: string): SignedHeaders {
+  return signedHeaders({ secret, id: `upg_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000), body: url });
+}
 
 /**
  * Where one stream is in its life. Only `live` moves audio; every way out (`finished`) happens once,
@@ -52,6 +62,8 @@ export class AgentStream {
     private readonly ping: PingTimings,
     private readonly events: AgentStreamEvents,
     private readonly outbound: OutboundPolicy,
+    /** The webhook secret, read at every upgrade so that a rotated one signs the next. */
+    private readonly secret: () => string,
   ) {
     this.codec = codecFor(config.format ?? 'raw');
   }
@@ -60,15 +72,16 @@ export class AgentStream {
     if (this.life.state !== 'idle') return;
     const { call, log } = this;
     this.events.status('connecting');
-    let lookup;
+    let lookup, headers;
     try {
       ({ lookup } = this.outbound.socketOptions(this.config.url));
+      headers = upgradeHeaders(this.secret(), this.config.url);
     } catch (err) {
       return this.fail((err as Error).message);
     }
     let socket: WebSocket;
     try {
-      socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup });
+      socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup, headers });
     } catch (err) {
       // `ws` throws at once for a URL it cannot dial (one stored before such URLs were refused).
       return this.fail(`cannot dial the agent: ${(err as Error).message}`);

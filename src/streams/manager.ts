@@ -33,7 +33,7 @@ export class StreamManager {
   private readonly states = new Map<string, StreamState>();
   private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
 
-  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings; outbound: OutboundPolicy }) {
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger; ping: PingTimings; outbound: OutboundPolicy; secret: () => string }) {
     o.calls.on('change', (change) => this.onChange(change));
     o.media.on('started', (audio, call) => {
       const state = this.states.get(call.id);
@@ -148,7 +148,7 @@ export class StreamManager {
         this.o.log.info({ callId: call.id, reason }, 'hanging up after the agent stream ended');
         this.o.calls.act(call.id, 'hangup').catch((err: unknown) => this.o.log.warn({ err, callId: call.id }, 'hangup after stream end failed'));
       },
-    }, this.o.outbound);
+    }, this.o.outbound, this.o.secret);
     state.agent = agent;
     agent.connect();
   }

@@ -10,4 +10,4 @@ export {
 } from './dispatcher.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome } from './sender.js';
 export type { WebhookClaims } from './claims.js';
-export { signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignInput, type WebhookHeaders } from './signing.js';
+export { signedHeaders, signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignedHeaders, type SignInput, type WebhookHeaders } from './signing.js';

@@ -6,21 +6,23 @@ export const WEBHOOK_USER_AGENT = 'voice-gateway/0.1.0';
 export interface SignInput {
   /** `whsec_<base64>`; the key is the base64-decoded part. */
   secret: string;
-  /** The `webhook-id`: the event's eventId, the same on every attempt. */
+  /** The `webhook-id`: a webhook's eventId (the same on every attempt), an upgrade's own id. */
   id: string;
   /** Unix seconds of the attempt. */
   timestamp: number;
-  /** The exact bytes that are sent. */
+  /** The exact bytes that are sent (of an upgrade: the URL dialled). */
   body: string;
 }
 
-export type WebhookHeaders = {
+/** What a webhook and the WebSocket upgrade to an agent (docs/api.md) both carry. */
+export type SignedHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-  'content-type': 'application/json';
   'user-agent': string;
 };
+
+export type WebhookHeaders = SignedHeaders & { 'content-type': 'application/json' };
 
 /** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
 export function signWebhook({ secret, id, timestamp, body }: SignInput): string {
@@ -31,12 +33,15 @@ export function signWebhook({ secret, id, timestamp, body }: SignInput): string 
   return `v1,${mac}`;
 }
 
-export function webhookHeaders(input: SignInput): WebhookHeaders {
+export function signedHeaders(input: SignInput): SignedHeaders {
   return {
     'webhook-id': input.id,
     'webhook-timestamp': String(input.timestamp),
     'webhook-signature': signWebhook(input),
-    'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
   };
+}
+
+export function webhookHeaders(input: SignInput): WebhookHeaders {
+  return { ...signedHeaders(input), 'content-type': 'application/json' };
 }

@@ -45,6 +45,7 @@ export function registerSettingsRoutes(app: GatewayApp, { settings, accounts }: 
       path: '/v1/settings/webhook-secret',
       tags: ['Settings'],
       summary: 'Make a new webhook signing secret (the owner or an API key); it is returned this once',
+      description: 'The secret signs webhooks and the WebSocket upgrades to agents, from the next one on.',
       responses: { 200: jsonContent(WebhookSecret, 'The new secret'), ...errorResponses(401, 403) },
     }),
     async (c) => {

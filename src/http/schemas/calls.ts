@@ -9,7 +9,10 @@ import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
 export const StreamConfig = z
   .object({
-    url: WsUrl.openapi({ example: 'wss://agent.example.com/voice' }),
+    url: WsUrl.openapi({
+      description: "the agent's WebSocket; the gateway signs its upgrade with the webhook secret (Standard Webhooks headers over this exact URL)",
+      example: 'wss://agent.example.com/voice',
+    }),
     format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
     parameters: z
       .record(text().max(200), text().max(1000))
