@@ -1,9 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
-import { BYTES_PER_SAMPLE, FRAME_BYTES, SAMPLE_RATE } from '../src/audio/constants.js';
-import { epochNow, FrameClock, loadWav, pcmLoopSource, PhoneSimulator, readStamp, writeStamp } from '../src/simulator/index.js';
-import type { AudioSource, PhoneSimulatorOptions } from '../src/simulator/index.js';
+import { WebSocketServer } from 'ws';
+import { epochNow, loadWav, pairDevice, readStamp } from '../src/simulator/index.js';
+import { GatewayPhone, RelayPhone } from './phones.js';
 import type { Format, PhoneSideResult, PhonesMessage, PhonesStart } from './protocol.js';
 import { codeOfMulaw, codeOfPcm, Unwrapper } from './signal.js';
 import { CallTrack, Samples } from './tracks.js';
@@ -17,64 +16,6 @@ import { api, pool } from './util.js';
 
 const send = (msg: PhonesMessage) => process.send?.(msg);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A PhoneSimulator that records when each frame left. */
-class BenchPhone extends PhoneSimulator {
-  recorded = 0;
-
-  constructor(
-    opts: PhoneSimulatorOptions,
-    private readonly frames: CallTrack,
-  ) {
-    super(opts);
-  }
-
-  // PhoneSimulator asks this once per frame, right after ws.send(): the one per-frame hook it offers.
-  protected override get hasWaiters(): boolean {
-    this.frames.sent(this.framesSent - 1, epochNow());
-    this.recorded++;
-    return super.hasWaiters;
-  }
-}
-
-/** The baseline's phone: the simulator's clock, source and stamps over a plain socket to the relay. */
-class BarePhone {
-  framesDropped = 0;
-  private sentFrames = 0;
-  private readonly clock = new FrameClock(() => this.sendFrame());
-  private readonly source: AudioSource;
-  private readonly ws: WebSocket;
-
-  constructor(url: string, pcm: Buffer, onAudio: (frame: Buffer) => void, private readonly track: CallTrack) {
-    this.source = pcmLoopSource(pcm);
-    this.ws = new WebSocket(url, { perMessageDeflate: false });
-    this.ws.on('open', () => this.clock.start());
-    this.ws.on('message', (data, isBinary) => {
-      if (isBinary) onAudio(data as Buffer);
-    });
-    this.ws.on('error', () => this.clock.stop());
-    this.ws.on('close', () => this.clock.stop());
-  }
-
-  private sendFrame(): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount > SAMPLE_RATE * BYTES_PER_SAMPLE) {
-      this.framesDropped++;
-      return;
-    }
-    const frame = Buffer.allocUnsafe(FRAME_BYTES);
-    this.source.fill(frame);
-    writeStamp(frame, this.sentFrames);
-    this.ws.send(frame);
-    this.track.sent(this.sentFrames, epochNow());
-    this.sentFrames++;
-  }
-
-  close(): void {
-    this.clock.stop();
-    this.ws.terminate();
-  }
-}
 
 /** The index of a PCM frame: its stamp when it has one, else its code. */
 function pcmIndex(frame: Buffer, unwrap: Unwrapper): number | null {
@@ -126,36 +67,26 @@ interface Load {
 const nodeOf = (cfg: PhonesStart, i: number): string => cfg.targetUrls?.[i % cfg.targetUrls.length] ?? cfg.targetUrl;
 
 async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string, errors: string[]): Promise<Load> {
-  const phones: BenchPhone[] = [];
+  const pcm = loadWav(cfg.wavPath).data;
+  const phones: GatewayPhone[] = [];
+  const deviceIds: string[] = [];
   const indices = tracks.map((_, i) => i);
   await pool(indices, 8, async (i) => {
     const track = tracks[i]!;
     const unwrap = new Unwrapper();
     const target = nodeOf(cfg, i);
     const pairing = await api(target, cfg.apiKey, 'POST', '/v1/pairing', { publicUrl: target });
-    const phone = new BenchPhone(
-      {
-        gatewayUrl: target,
-        name: `bench-${i}`,
-        stampFrames: true,
-        audio: { kind: 'wav', path: cfg.wavPath },
-        dial: { outcome: 'answer', ringMs: 100 },
-        reconnect: false,
-        receiveCapMs: 100,
-      },
-      track,
-    );
-    phone.on('audio', (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
-    await phone.pair(String(pairing['code']));
-    await phone.connect();
+    const credentials = await pairDevice(target, { code: String(pairing['code']), name: `bench-${i}` });
+    const phone = new GatewayPhone(target, credentials, pcm, track, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
+    await phone.welcomed;
     phones[i] = phone;
+    deviceIds[i] = credentials.deviceId;
   });
   send({ type: 'progress', text: `${phones.length} phones paired and connected` });
   await pool(indices, 8, async (i) => {
-    const phone = phones[i]!;
     try {
       await api(nodeOf(cfg, i), cfg.apiKey, 'POST', '/v1/calls', {
-        deviceId: phone.deviceId,
+        deviceId: deviceIds[i],
         to: `+1555${String(i).padStart(7, '0')}`,
         stream: { url: `${agentUrl}/?phone=${i}`, format: cfg.format },
       });
@@ -165,12 +96,7 @@ async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl:
   });
   return {
     dropped: () => phones.reduce((n, p) => n + p.framesDropped, 0),
-    close: async () => {
-      for (const [i, p] of phones.entries()) {
-        if (p.recorded !== p.framesSent) errors.push(`phone ${i}: ${p.recorded} send times for ${p.framesSent} frames (the send hook is out of date)`);
-      }
-      await Promise.all(phones.map((p) => p.stop()));
-    },
+    close: async () => phones.forEach((p) => p.close()),
   };
 }
 
@@ -179,7 +105,7 @@ function startRelayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string)
   const phones = tracks.map((track, i) => {
     const unwrap = new Unwrapper();
     const url = `${cfg.targetUrl}/?agent=${encodeURIComponent(`${agentUrl}/?phone=${i}`)}`;
-    return new BarePhone(url, pcm, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()), track);
+    return new RelayPhone(url, pcm, track, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
   });
   return {
     dropped: () => phones.reduce((n, p) => n + p.framesDropped, 0),
