@@ -34,6 +34,8 @@ interface AssistantState {
   status: AssistantStatus;
   error?: string | undefined;
   bridge?: AssistantBridge | undefined;
+  /** The writes of `assistant_at`, one after another (on PostgreSQL two writes in flight may land in either order). */
+  heldWrites?: Promise<void>;
 }
 
 const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
@@ -129,7 +131,7 @@ export class AssistantService implements IncomingAssistant {
     state.bridge = bridge;
     this.states.set(callId, state);
     this.o.log.info({ callId, deviceId: call.deviceId, state: call.state }, 'assistant takes the call');
-    this.markHeld(call, true);
+    void this.markHeld(call, true, state);
 
     if (call.direction === 'incoming' && call.state === 'ringing') {
       if (!(await bridge.connect()) || state.bridge !== bridge) return this.info(callId);
@@ -163,7 +165,8 @@ export class AssistantService implements IncomingAssistant {
       if (state.status !== 'error') state.status = 'ended';
       this.o.log.info({ callId, deviceId: call.deviceId }, 'assistant handed the call back');
     }
-    this.markHeld(call, false);
+    // Written before the answer: a takeover right after it must not put the assistant back.
+    await this.markHeld(call, false, state);
     return this.info(callId);
   }
 
@@ -203,7 +206,7 @@ export class AssistantService implements IncomingAssistant {
         state.status = status;
         state.error = error;
         // A failed assistant is not put back on the call by a node that takes it over.
-        if (status === 'error') this.markHeld(call, false);
+        if (status === 'error') void this.markHeld(call, false, state);
       },
       transcript: (role, text) => {
         const line = { role, text, at: new Date().toISOString() };
@@ -262,10 +265,14 @@ export class AssistantService implements IncomingAssistant {
   }
 
   /** Best effort: a write that fails costs only the assistant's return after a takeover. */
-  private markHeld(call: Call, held: boolean): void {
-    this.o.calls.markAssistantHeld(call.id, held).catch((err: unknown) =>
-      this.o.log.warn({ err, callId: call.id, deviceId: call.deviceId }, 'could not record whether the assistant holds the call'),
-    );
+  private markHeld(call: Call, held: boolean, state: AssistantState | undefined): Promise<void> {
+    const write = (): Promise<void> =>
+      this.o.calls.markAssistantHeld(call.id, held).catch((err: unknown) =>
+        this.o.log.warn({ err, callId: call.id, deviceId: call.deviceId }, 'could not record whether the assistant holds the call'),
+      );
+    if (!state) return write();
+    state.heldWrites = (state.heldWrites ?? Promise.resolve()).then(write);
+    return state.heldWrites;
   }
 
   private attachIfActive(callId: string, state: AssistantState): void {
