@@ -105,6 +105,8 @@ export type BridgePhase = Lifecycle['phase'];
  */
 export class AssistantBridge {
   private life: Lifecycle = { phase: 'idle' };
+  /** Why it failed, once it has. */
+  private failure = '';
   private readonly abort = new AbortController();
   private readonly up = new Resampler(SAMPLE_RATE, REALTIME_SAMPLE_RATE);
   private readonly down = new Resampler(REALTIME_SAMPLE_RATE, SAMPLE_RATE);
@@ -309,6 +311,25 @@ export class AssistantBridge {
   private finish(reason: string): void {
     const life = this.life;
     if (life.phase !== 'live' && life.phase !== 'ready') return;
+    const source = life.phase === 'live' ? life.source : undefined;
+    if (life.phase === 'live') life.unlisten();
+    this.drain(reason, source, this.client);
+  }
+
+  /**
+   * A session that could not start on a call that is already live (one taken over, or answered
+   * while the model was dialled): the caller hears the failure tone, then the gateway hangs up, as
+   * when a live session fails — never silence.
+   */
+  failOnLiveCall(audio: CallAudio): void {
+    if (this.life.phase !== 'failed') return;
+    const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
+    source.push(failureTone());
+    this.drain(`the assistant failed: ${this.failure}`, source, undefined);
+  }
+
+  /** Hangs up once `source` has played what it holds (at once without one, at the latest after the drain timeout). */
+  private drain(reason: string, source: PlayoutSource | undefined, client: RealtimeClient | undefined): void {
     let hungUp = false;
     const hangup = (): void => {
       if (hungUp) return;
@@ -316,9 +337,7 @@ export class AssistantBridge {
       clearTimeout(this.drainTimer);
       this.o.hangup(reason);
     };
-    const source = life.phase === 'live' ? life.source : undefined;
-    if (life.phase === 'live') life.unlisten();
-    this.life = { phase: 'draining', client: this.client, source, hangup };
+    this.life = { phase: 'draining', client, source, hangup };
     this.drainTimer = setTimeout(hangup, this.o.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     if (source) source.mark(END_MARK);
     else hangup();
@@ -351,6 +370,7 @@ export class AssistantBridge {
     const life = this.life;
     if (life.phase === 'stopped' || life.phase === 'failed' || this.status === 'error') return;
     this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
+    this.failure = error;
     this.setStatus('error', error);
     this.clearTimers();
     this.abort.abort();

@@ -1,4 +1,4 @@
-import type { Call, CallChange, CallService, ResumedCall } from '../calls/index.js';
+import type { Call, CallChange, CallService } from '../calls/index.js';
 import { EndedCallRetention, isFinal } from '../calls/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
@@ -61,9 +61,7 @@ export class AssistantService implements IncomingAssistant {
       if (state) state.bridge = undefined;
       bridge?.stop();
     });
-    o.calls.on('resumed', (resumed) => {
-      this.resume(resumed).catch((err: unknown) => o.log.error({ err, callId: resumed.call.id, deviceId: resumed.call.deviceId }, 'could not put the assistant back on the call'));
-    });
+
   }
 
   agentSettings(): AgentSettings {
@@ -150,7 +148,7 @@ export class AssistantService implements IncomingAssistant {
       }
       this.attachIfActive(callId, state);
     } else if (call.state === 'active' || call.state === 'held') {
-      if (await bridge.connect()) this.attachIfActive(callId, state);
+      await this.connect(call.id, state, bridge);
     }
     return this.info(callId);
   }
@@ -159,8 +157,9 @@ export class AssistantService implements IncomingAssistant {
   async release(callId: string): Promise<AssistantCallInfo> {
     const call = await this.o.calls.get(callId);
     const state = this.states.get(callId);
-    if (state?.bridge) {
-      state.bridge.stop();
+    if (state) {
+      // Also one still reading what was said before it takes a call over: it stops there.
+      state.bridge?.stop();
       state.bridge = undefined;
       if (state.status !== 'error') state.status = 'ended';
       this.o.log.info({ callId, deviceId: call.deviceId }, 'assistant handed the call back');
@@ -240,12 +239,13 @@ export class AssistantService implements IncomingAssistant {
   }
 
   /**
-   * A live call this node did not serve (its node died, or this gateway restarted) that the
-   * assistant held: a new session takes it, told what was said so far, and goes on from there
-   * rather than greeting again. Without a key any more it stays off (the caller can hang up).
+   * A call whose audio starts here with no assistant state: one this node did not serve until now
+   * (its node died, or this gateway restarted; answered before or after the takeover). If the
+   * assistant held it, a new session takes it, told what was said so far, and goes on from there
+   * rather than greeting again. Without a key any more it stays off.
    */
-  private async resume({ call, assistantHeld }: ResumedCall): Promise<void> {
-    if (!assistantHeld || this.states.has(call.id)) return;
+  private async takeBack(call: Call): Promise<void> {
+    if (!(await this.o.calls.assistantHeld(call.id)) || this.states.has(call.id)) return;
     const apiKey = this.o.settings.assistantApiKey();
     if (!apiKey) {
       this.o.log.warn({ callId: call.id, deviceId: call.deviceId }, 'the assistant held this call, but it has no model API key any more: not put back on it');
@@ -254,14 +254,24 @@ export class AssistantService implements IncomingAssistant {
     const state: AssistantState = { status: 'waiting' };
     this.states.set(call.id, state);
     const [earlier, message] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id)]);
-    if (this.states.get(call.id) !== state) return;
+    // Handed back, or over, while the transcript was read.
+    if (this.states.get(call.id) !== state || state.status !== 'waiting') return;
     const bridge = this.newBridge(call, apiKey, state, {
       earlier: earlier.map(({ role, text }) => ({ role, text })),
       messageTaken: message !== undefined,
     });
     state.bridge = bridge;
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, lines: earlier.length }, 'assistant takes the call again after a takeover');
-    if (await bridge.connect()) this.attachIfActive(call.id, state);
+    await this.connect(call.id, state, bridge);
+  }
+
+  /** Connects the model; a live call gets the assistant, or, if the model cannot be had, the failure tone and a hang-up. */
+  private async connect(callId: string, state: AssistantState, bridge: AssistantBridge): Promise<void> {
+    const ok = await bridge.connect();
+    if (state.bridge !== bridge) return;
+    if (ok) return this.attachIfActive(callId, state);
+    const audio = this.o.media.get(callId);
+    if (audio) bridge.failOnLiveCall(audio);
   }
 
   /** Best effort: a write that fails costs only the assistant's return after a takeover. */
@@ -283,14 +293,15 @@ export class AssistantService implements IncomingAssistant {
   /** The call was answered: a connected assistant bridges its audio; one given the call while it was dialling connects now. */
   private onAudioStarted(audio: CallAudio, call: Call): void {
     const state = this.states.get(call.id);
-    const bridge = state?.bridge;
-    if (!bridge) return;
-    if (bridge.phase === 'ready') {
+    if (!state) {
+      this.takeBack(call).catch((err: unknown) => this.o.log.error({ err, callId: call.id, deviceId: call.deviceId }, 'could not put the assistant back on the call'));
+      return;
+    }
+    const bridge = state.bridge;
+    if (bridge?.phase === 'ready') {
       bridge.attach(audio);
-    } else if (bridge.phase === 'idle') {
-      void bridge.connect().then((ok) => {
-        if (ok && state.bridge === bridge) this.attachIfActive(call.id, state);
-      });
+    } else if (bridge?.phase === 'idle') {
+      void this.connect(call.id, state, bridge);
     }
   }
 
@@ -298,9 +309,7 @@ export class AssistantService implements IncomingAssistant {
     const state = this.states.get(call.id);
     if (!state || !isFinal(call.state)) return;
     this.retention.callEnded(call.id);
-    const bridge = state.bridge;
-    if (!bridge) return;
-    bridge.stop();
+    state.bridge?.stop();
     state.bridge = undefined;
     if (state.status !== 'error') state.status = 'ended';
   }

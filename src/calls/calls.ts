@@ -56,8 +56,6 @@ export interface ResumedCall {
   call: Call;
   /** Its agent stream was detached (DELETE …/stream): it stays closed. */
   streamDetached: boolean;
-  /** The built-in assistant held it (and was neither handed the call back nor failed): it takes the call again. */
-  assistantHeld: boolean;
 }
 
 const newCallId = (): string => `call_${randomBytes(10).toString('hex')}`;
@@ -266,6 +264,11 @@ export class CallService extends EventEmitter<{
     await this.o.repo.update(callId, { assistant_at: held ? new Date().toISOString() : null });
   }
 
+  /** Whether the built-in assistant held the call (it was given it, and neither handed it back nor failed). */
+  async assistantHeld(callId: string): Promise<boolean> {
+    return Boolean((await this.o.repo.get(callId))?.assistant_at);
+  }
+
   /**
    * The phone now lives on another node (several gateways): its open calls are served there, so
    * this node lets go of them (`released`) and ends nothing.
@@ -318,7 +321,7 @@ export class CallService extends EventEmitter<{
   private async resume(deviceId: string, onPhone: NonNullable<HelloMessage['call']>): Promise<void> {
     const row = (onPhone.callId ? await this.o.repo.get(onPhone.callId) : undefined) ?? (await this.o.repo.byNativeId(deviceId, onPhone.nativeCallId));
     if (!row || row.device_id !== deviceId || (row.state !== 'active' && row.state !== 'held')) return;
-    this.notify('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at), assistantHeld: Boolean(row.assistant_at) });
+    this.notify('resumed', { call: presentCall(row), streamDetached: Boolean(row.stream_detached_at) });
   }
 
   /** Ends the calls a phone's `hello` did not name, unless its own events have ended them meanwhile. */

@@ -25,11 +25,12 @@ const MAX_AGENT_MESSAGE_BYTES = 1024 * 1024;
 let nextSource = 0;
 
 /**
- * The upgrade is signed like a webhook (docs/api.md): Standard Webhooks over the URL exactly as it is
- * dialled, with an id of its own per attempt, so an agent checks it with the same library and secret.
+ * The upgrade is signed like a webhook (docs/api.md): Standard Webhooks over the URL as it is dialled,
+ * in its normal form (WHATWG `href`: lower-case host, no default port, `/` for an empty path), which
+ * is what an agent rebuilds from its own address and the request line; an id of its own per attempt.
  */
 function upgradeHeaders(secret: string, url: string): SignedHeaders {
-  return signedHeaders({ secret, id: `upg_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000), body: url });
+  return signedHeaders({ secret, id: `upg_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000), body: new URL(url).href });
 }
 
 /**

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startFakeRealtime } from '../fakes/realtime-server.js';
-import { callInState, eventually, pairCredentials, show, type Scope } from '../helpers/phones.js';
+import { callInState, eventually, pairCredentials, phoneEvent, show, type RawPhone, type Scope } from '../helpers/phones.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { agent } from '../streams/helpers.js';
+import { agent, closedPort } from '../streams/helpers.js';
 import { agentInfo, eventsOf, KEY, testScope } from './support.js';
 
 const scope = testScope();
 
 /**
- * A gateway, its fake model and a phone whose call the assistant takes; `restart` stops the gateway
- * and the phone, starts the gateway again on the same data and brings the phone back still in the
- * call, as a node that takes a call over sees it (the cluster's failover goes through the same
- * `resumed` path: test/cluster/failover.test.ts).
+ * A gateway, its fake model and a phone whose incoming call the assistant takes; `restart` stops
+ * the gateway and the phone, starts the gateway again on the same data (with `env` over the first's)
+ * and brings the phone back still in the call, as a node that takes a call over sees it (the
+ * cluster's failover goes through the same path: test/cluster/failover.test.ts).
  */
 async function assistantCall(s: Scope) {
   const fake = await startFakeRealtime({ requireKey: KEY });
@@ -32,13 +32,13 @@ async function assistantCall(s: Scope) {
     fake,
     first,
     callId,
-    async restart(): Promise<TestGateway> {
+    async restart(env: Record<string, string> = {}): Promise<{ second: TestGateway; phone: RawPhone }> {
       const nativeCallId = phone.currentCall!.nativeCallId;
       await phone.stop();
       await first.stop();
-      const second = await s.gateway(options);
-      await s.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'active' } });
-      return second;
+      const second = await s.gateway({ ...options, env: { ...options.env, ...env } });
+      const raw = await s.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'active' } });
+      return { second, phone: raw };
     },
   };
 }
@@ -54,7 +54,7 @@ describe('the assistant after a takeover of its call', () => {
       { what: 'two transcript lines' },
     );
 
-    const second = await restart();
+    const { second } = await restart();
     const events = await eventsOf(fake, 1, 'response.create');
     const update = events.find((e) => e.type === 'session.update');
     const instructions = String((update?.session as { instructions?: unknown } | undefined)?.instructions);
@@ -77,7 +77,7 @@ describe('the assistant after a takeover of its call', () => {
     fake.sendFunctionCall({ callId: 'fc_0', name: 'record_message', arguments: { callerName: 'Max', reason: 'The roof leaks.', urgency: 'normal' } });
     await fake.waitForEvent('conversation.item.create', undefined, 5000);
 
-    const second = await restart();
+    const { second } = await restart();
     const events = await eventsOf(fake, 1, 'response.create');
     const update = events.find((e) => e.type === 'session.update');
     expect(String((update?.session as { instructions?: unknown }).instructions)).toContain('The message was recorded already');
@@ -94,10 +94,55 @@ describe('the assistant after a takeover of its call', () => {
     expect(attached.status, show(attached)).toBe(202);
     await streamAgent.connection(0);
 
-    const second = await restart();
+    const { second } = await restart();
     await streamAgent.connection(1);
     // The assistant would have taken the call by now (its state is set as the takeover is told): it did not.
     expect((await agentInfo(second, callId)).status).toBe('off');
     expect(fake.connections).toHaveLength(1);
+  });
+
+  it('a new session that cannot be had after the takeover: the caller hears the failure tone, then the gateway hangs up', async () => {
+    const { fake, callId, restart } = await assistantCall(scope);
+    const nowhere = `ws://127.0.0.1:${await closedPort()}/v1/realtime`;
+    const { second, phone } = await restart({ ASSISTANT_REALTIME_URL: nowhere });
+    let frames = 0;
+    phone.ws.on('message', (_data, isBinary) => {
+      if (isBinary) frames += 1;
+    });
+    const hangup = await phone.next((m) => m.type === 'command' && m.action === 'hangup', 10_000);
+    expect(hangup).toMatchObject({ callId });
+    // The tone (about 0.9 s, 45 frames of 20 ms) went to the phone before the hang-up; the first
+    // few may have gone before this test listened.
+    expect(frames).toBeGreaterThanOrEqual(25);
+    const info = await agentInfo(second, callId);
+    expect(info.status).toBe('error');
+    expect(fake.connections).toHaveLength(1);
+  });
+
+  it('an outgoing call given to the assistant while it dialled, taken over before it was answered, gets the assistant once answered', async () => {
+    const fake = await startFakeRealtime({ requireKey: KEY });
+    scope.defer(() => fake.close());
+    const dataDir = scope.tempDir();
+    const options = { dataDir, env: { ASSISTANT_REALTIME_URL: fake.url, ASSISTANT_API_KEY: KEY }, timings: { assistantResponseTimeoutMs: 3000 } };
+    const first = await scope.gateway(options);
+    const creds = await pairCredentials(first);
+    const sim = scope.track(new PhoneSimulator({ gatewayUrl: first.url, credentials: creds, audio: { kind: 'none' }, dial: { outcome: 'manual' }, reconnect: false }));
+    await sim.connect();
+    const placed = await first.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: creds.deviceId, to: '+15550177' });
+    expect(placed.status, show(placed)).toBe(202);
+    const callId = placed.body.call.id;
+    await callInState(first, callId, 'dialing');
+    expect((await first.api('POST', `/v1/calls/${callId}/agent`)).body).toMatchObject({ status: 'waiting' });
+    const nativeCallId = sim.currentCall!.nativeCallId;
+    await sim.stop();
+    await first.stop();
+
+    const second = await scope.gateway(options);
+    const phone = await scope.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'dialing' } });
+    await phone.event(phoneEvent('call.active', nativeCallId, { callId, direction: 'outgoing', remoteNumber: '+15550177' }));
+    await callInState(second, callId, 'active');
+    await eventsOf(fake, 0, 'response.create');
+    const info = await eventually(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live once answered' });
+    expect(info.requested).toBe(true);
   });
 });

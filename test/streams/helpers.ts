@@ -196,8 +196,8 @@ function refuses(port: number): Promise<boolean> {
   });
 }
 
-export async function agent(scope: Scope, options: { autoPong?: boolean } = {}): Promise<FakeAgent> {
-  return scope.track(await FakeAgent.start('/agent', options));
+export async function agent(scope: Scope, { pathname = '/agent', ...options }: { autoPong?: boolean; pathname?: string } = {}): Promise<FakeAgent> {
+  return scope.track(await FakeAgent.start(pathname, options));
 }
 
 /** POST /v1/calls from the phone; returns the call. */

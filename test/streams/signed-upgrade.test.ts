@@ -85,6 +85,19 @@ describe('the WebSocket upgrade to an agent is signed with the webhook secret', 
     expectSignedUpgrade(conn, a.url, secret, { after, before: unixNow() });
   });
 
+  it('over the URL in its normal form: an agent at the root, given without a path, rebuilds it from the request line', async () => {
+    const secret = newSecret();
+    const g = await t.gateway({ env: { WEBHOOK_SECRET: secret } });
+    const phone = await t.phone(g, { dial: { outcome: 'answer', ringMs: 20 } });
+    const a = await agent(t, { pathname: '' });
+    expect(a.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    await placeCall(g, phone, { stream: { url: a.url } });
+    const conn = await a.connection();
+    expect(conn.req?.url).toBe('/');
+    // As docs/api.md shows it: the agent's own address and the path and query of the request.
+    expect(() => verify(secret, `${a.url}${conn.req!.url!}`, conn)).not.toThrow();
+  });
+
   it('incoming call streamed to incomingStreamUrl', async () => {
     const secret = newSecret();
     const g = await t.gateway({ env: { WEBHOOK_SECRET: secret }, timings: { incomingAutoStreamDelayMs: 50 } });
