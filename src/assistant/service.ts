@@ -99,8 +99,8 @@ export class AssistantService implements IncomingAssistant {
     const row = await this.o.messages.byCall(callId);
     const message = row ? presentMessage(row) : undefined;
     const state = this.states.get(callId);
-    // After a restart no model socket survives: a call with a transcript or a message was the assistant's.
-    const requested = state !== undefined || transcript.length > 0 || message !== undefined;
+    // After a restart no model socket survives: a call the assistant held, or with a transcript or a message, was the assistant's.
+    const requested = state !== undefined || transcript.length > 0 || message !== undefined || (await this.o.calls.assistantHeld(callId));
     const status: AssistantStatus = state?.status ?? (requested ? 'ended' : 'off');
     return {
       requested,

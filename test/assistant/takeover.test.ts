@@ -32,12 +32,13 @@ async function assistantCall(s: Scope) {
     fake,
     first,
     callId,
-    async restart(env: Record<string, string> = {}): Promise<{ second: TestGateway; phone: RawPhone }> {
+    /** `phoneBack: false` leaves the phone away (the gateway restarted, its phone not back yet). */
+    async restart(env: Record<string, string> = {}, { phoneBack = true } = {}): Promise<{ second: TestGateway; phone: RawPhone | undefined }> {
       const nativeCallId = phone.currentCall!.nativeCallId;
       await phone.stop();
       await first.stop();
       const second = await s.gateway({ ...options, env: { ...options.env, ...env } });
-      const raw = await s.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'active' } });
+      const raw = phoneBack ? await s.raw(second, creds.deviceToken, { call: { nativeCallId, callId, state: 'active' } }) : undefined;
       return { second, phone: raw };
     },
   };
@@ -84,6 +85,12 @@ describe('the assistant after a takeover of its call', () => {
     expect((await agentInfo(second, callId)).message).toMatchObject({ callerName: 'Max' });
   });
 
+  it('until the phone is back, the call reads as the assistant\'s, ended (no session survives a restart)', async () => {
+    const { callId, restart } = await assistantCall(scope);
+    const { second } = await restart({}, { phoneBack: false });
+    expect(await agentInfo(second, callId)).toMatchObject({ requested: true, status: 'ended', transcript: [] });
+  });
+
   it('a call handed back before the takeover stays without the assistant', async () => {
     const { fake, first, callId, restart } = await assistantCall(scope);
     const released = await first.api('DELETE', `/v1/calls/${callId}/agent`);
@@ -105,6 +112,7 @@ describe('the assistant after a takeover of its call', () => {
     const { fake, callId, restart } = await assistantCall(scope);
     const nowhere = `ws://127.0.0.1:${await closedPort()}/v1/realtime`;
     const { second, phone } = await restart({ ASSISTANT_REALTIME_URL: nowhere });
+    if (!phone) throw new Error('the phone is back');
     let frames = 0;
     phone.ws.on('message', (_data, isBinary) => {
       if (isBinary) frames += 1;
