@@ -78,18 +78,18 @@ describe('assistant failures', () => {
   });
 
   it('a model that stops answering pings mid-call: status error naming it, failure tone, hang-up', async () => {
-    const r = await rig(scope, { ping: { audioPingIntervalMs: 100, pongTimeoutMs: 1000 } });
+    const r = await rig(scope, { ping: { audioPingIntervalMs: 100, pongTimeoutMs: 2000 } });
     const callId = await takenCall(r);
     // Answered pings keep the assistant on the call.
     await eventually(async () => r.fake.pings, (n) => n >= 3, { what: 'three pings answered' });
     expect((await agentInfo(r.gateway, callId)).status).toBe('live');
     r.phone.resetReceived();
     r.fake.stopAnsweringPings();
-    await callInState(r.gateway, callId, 'ended');
+    await callInState(r.gateway, callId, 'ended', 15_000);
     heardFailureTone(r.phone.receivedAudio());
     const info = await agentInfo(r.gateway, callId);
     expect(info).toMatchObject({ requested: true, status: 'error' });
-    expect(info.error).toMatch(/did not answer a ping within 1000 ms/);
+    expect(info.error).toMatch(/did not answer a ping within 2000 ms/);
   });
 
   it('a model that never answers: status error after the timeout, failure tone, hang-up', async () => {
