@@ -8,6 +8,15 @@ import { agentInfo, eventsOf, KEY, testScope } from './support.js';
 
 const scope = testScope();
 
+/** A fake model, the options of a gateway that uses it (started again with them after a restart), the gateway and a paired phone's credentials. */
+async function gatewayWithModel(s: Scope) {
+  const fake = await startFakeRealtime({ requireKey: KEY });
+  s.defer(() => fake.close());
+  const options = { dataDir: s.tempDir(), env: { ASSISTANT_REALTIME_URL: fake.url, ASSISTANT_API_KEY: KEY }, timings: { assistantResponseTimeoutMs: 3000 } };
+  const first = await s.gateway(options);
+  return { fake, options, first, creds: await pairCredentials(first) };
+}
+
 /**
  * A gateway, its fake model and a phone whose incoming call the assistant takes; `restart` stops
  * the gateway and the phone, starts the gateway again on the same data (with `env` over the first's)
@@ -15,12 +24,7 @@ const scope = testScope();
  * cluster's failover goes through the same path: test/cluster/failover.test.ts).
  */
 async function assistantCall(s: Scope) {
-  const fake = await startFakeRealtime({ requireKey: KEY });
-  s.defer(() => fake.close());
-  const dataDir = s.tempDir();
-  const options = { dataDir, env: { ASSISTANT_REALTIME_URL: fake.url, ASSISTANT_API_KEY: KEY }, timings: { assistantResponseTimeoutMs: 3000 } };
-  const first = await s.gateway(options);
-  const creds = await pairCredentials(first);
+  const { fake, options, first, creds } = await gatewayWithModel(s);
   const phone = s.track(new PhoneSimulator({ gatewayUrl: first.url, credentials: creds, audio: { kind: 'tone', frequency: 440, amplitude: 0.3 }, reconnect: false }));
   await phone.connect();
   const callId = await phone.ringIncoming('+4915100000009');
@@ -128,12 +132,7 @@ describe('the assistant after a takeover of its call', () => {
   });
 
   it('an outgoing call given to the assistant while it dialled, taken over before it was answered, gets the assistant once answered', async () => {
-    const fake = await startFakeRealtime({ requireKey: KEY });
-    scope.defer(() => fake.close());
-    const dataDir = scope.tempDir();
-    const options = { dataDir, env: { ASSISTANT_REALTIME_URL: fake.url, ASSISTANT_API_KEY: KEY }, timings: { assistantResponseTimeoutMs: 3000 } };
-    const first = await scope.gateway(options);
-    const creds = await pairCredentials(first);
+    const { fake, options, first, creds } = await gatewayWithModel(scope);
     const sim = scope.track(new PhoneSimulator({ gatewayUrl: first.url, credentials: creds, audio: { kind: 'none' }, dial: { outcome: 'manual' }, reconnect: false }));
     await sim.connect();
     const placed = await first.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: creds.deviceId, to: '+15550177' });
