@@ -61,7 +61,6 @@ export class AssistantService implements IncomingAssistant {
       if (state) state.bridge = undefined;
       bridge?.stop();
     });
-
   }
 
   agentSettings(): AgentSettings {
@@ -256,10 +255,7 @@ export class AssistantService implements IncomingAssistant {
     const [earlier, message] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id)]);
     // Handed back, or over, while the transcript was read.
     if (this.states.get(call.id) !== state || state.status !== 'waiting') return;
-    const bridge = this.newBridge(call, apiKey, state, {
-      earlier: earlier.map(({ role, text }) => ({ role, text })),
-      messageTaken: message !== undefined,
-    });
+    const bridge = this.newBridge(call, apiKey, state, { earlier, messageTaken: message !== undefined });
     state.bridge = bridge;
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, lines: earlier.length }, 'assistant takes the call again after a takeover');
     await this.connect(call.id, state, bridge);

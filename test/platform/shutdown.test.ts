@@ -1,26 +1,12 @@
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { describe, it, type TestContext } from 'vitest';
 import { startTestGateway, TEST_API_KEY } from '../helpers/gateway.js';
+import { connectError } from '../streams/helpers.js';
 import { readResponse, ServerProcess, tempDir } from './support.js';
 
 const SHUTDOWN_LIMIT_MS = 5_000;
-
-/** Resolves with the error of a fresh TCP connection to url, or null if it connects. */
-async function connectError(url: string): Promise<NodeJS.ErrnoException | null> {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  try {
-    await once(socket, 'connect');
-    return null;
-  } catch (err) {
-    return err as NodeJS.ErrnoException;
-  } finally {
-    socket.destroy();
-  }
-}
 
 // Each test spawns a server of its own, so they run side by side.
 describe.concurrent('graceful shutdown of the real server', () => {

@@ -182,17 +182,23 @@ export async function closedPort(): Promise<number> {
 }
 
 function refuses(port: number): Promise<boolean> {
+  return connectError(`tcp://127.0.0.1:${port}`).then((error) => error?.code === 'ECONNREFUSED');
+}
+
+/** The error of a fresh TCP connection to url's host and port (ETIMEDOUT after a second), or null if it connects. */
+export function connectError(url: string): Promise<NodeJS.ErrnoException | null> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: hostname, port: Number(port) });
     socket.setTimeout(1000, () => {
       socket.destroy();
-      resolve(false);
+      resolve(Object.assign(new Error('no answer within 1 s'), { code: 'ETIMEDOUT' }));
     });
     socket.once('connect', () => {
       socket.destroy();
-      resolve(false);
+      resolve(null);
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error));
   });
 }
 
