@@ -1,3 +1,4 @@
+import '../src/v8-tuning.js';
 import { createHistogram, performance } from 'node:perf_hooks';
 import { FRAME_MS } from '../src/audio/index.js';
 import { loadConfig } from '../src/config/index.js';

@@ -1,3 +1,4 @@
+import './v8-tuning.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
