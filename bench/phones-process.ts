@@ -1,3 +1,4 @@
+import '../src/v8-tuning.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';

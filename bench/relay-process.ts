@@ -1,3 +1,4 @@
+import '../src/v8-tuning.js';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { serveTargetCommands } from './loop-delay.js';
