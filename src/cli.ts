@@ -1,3 +1,4 @@
+import './v8-tuning.js'; // first: a V8 flag that must hold before anything is allocated
 import { readHiddenLine, resetPassword } from './commands/reset-password.js';
 import { runPhoneCommand } from './simulator/index.js';
 

@@ -1,4 +1,4 @@
-import './v8-tuning.js';
+import './v8-tuning.js'; // first: a V8 flag that must hold before anything is allocated
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';

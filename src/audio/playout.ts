@@ -119,6 +119,8 @@ interface Source {
  */
 export class PlayoutBuffer {
   private readonly sources = new Map<string, Source>();
+  /** The same sources in an array: walked several times per frame, with no iterator to allocate. */
+  private readonly list: Source[] = [];
   private readonly acc = new Int32Array(FRAME_SAMPLES);
   /** The sources playing in the frame being built (reused: no array per tick). */
   private readonly playing: (Source | undefined)[] = [];
@@ -158,22 +160,26 @@ export class PlayoutBuffer {
     const s = this.sources.get(source);
     if (!s) return;
     this.sources.delete(source);
+    this.list.splice(this.list.indexOf(s), 1);
     this.drop(source, s);
   }
 
   /** The mix of the next 20 ms of every source, or null when no source has audio. */
   nextFrame(): Buffer | null {
     let count = 0;
-    for (const s of this.sources.values()) if (s.ring.size > 0) this.playing[count++] = s;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i]!.ring.size > 0) this.playing[count++] = list[i];
     return this.play(count);
   }
 
   /** True when some source has audio and every source that has any has a whole frame: a frame of nobody's silence. */
   wholeFrameReady(): boolean {
     let any = false;
-    for (const s of this.sources.values()) {
-      if (s.ring.size === 0) continue;
-      if (s.ring.size < FRAME_BYTES) return false;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const size = list[i]!.ring.size;
+      if (size === 0) continue;
+      if (size < FRAME_BYTES) return false;
       any = true;
     }
     return any;
@@ -222,7 +228,8 @@ export class PlayoutBuffer {
   pendingBytes(source?: string): number {
     if (source !== undefined) return this.sources.get(source)?.ring.size ?? 0;
     let total = 0;
-    for (const s of this.sources.values()) total += s.ring.size;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) total += list[i]!.ring.size;
     return total;
   }
 
@@ -232,7 +239,8 @@ export class PlayoutBuffer {
   }
 
   isIdle(): boolean {
-    for (const s of this.sources.values()) if (s.ring.size > 0) return false;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i]!.ring.size > 0) return false;
     return true;
   }
 
@@ -241,6 +249,7 @@ export class PlayoutBuffer {
     if (!s) {
       s = { id, ring: new SampleRing(), oddByte: -1, written: 0, played: 0, marks: [] };
       this.sources.set(id, s);
+      this.list.push(s);
     }
     return s;
   }

@@ -40,6 +40,8 @@ const REFUSALS_ANSWERED = 10;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** After a close frame that waits behind unread data, how long the phone has before the socket is destroyed. */
 const SLOW_CLOSE_GRACE_MS = 5_000;
+/** How often a phone that keeps sending is reported as seen to the hub (which stores it every 10 s). */
+const SEEN_REPORT_MS = 1_000;
 
 /**
  * One phone socket: parses and serialises its messages (applied strictly in arrival order, reading
@@ -51,6 +53,7 @@ export class PhoneConnection {
   latencyMs: number | undefined;
   /** Kept as a number: it is set by every message, read rarely. */
   private lastSeenMs = Date.now();
+  private seenReportedMs = 0;
   helloReceived = false;
   /** Binary frames refused for not being 640 bytes. */
   badFrames = 0;
@@ -145,7 +148,11 @@ export class PhoneConnection {
   }
 
   private seen(): void {
-    this.lastSeenMs = Date.now();
+    const now = Date.now();
+    this.lastSeenMs = now;
+    // Called for every audio frame: the hub hears of it at most once a second (it stores it far less often).
+    if (now - this.seenReportedMs < SEEN_REPORT_MS) return;
+    this.seenReportedMs = now;
     this.handlers.onSeen();
   }
 
