@@ -31,6 +31,7 @@ const USAGE = `npm run bench -- [options]
                    the relay first, then each format; the gateway's N against the relay's
   --start N        first N of --find-max (default 200)
   --step N         step of --find-max (default 100)
+  --resolution N   after the first failure, halve the gap to the last pass down to N calls (default 25)
   --max-calls N    highest N --find-max tries (default 2000)
   --webhooks       webhook delivery under a burst: --calls calls x --events events (default 200 x 20)
                    from --phones raw phones (default 20) to a receiver answering in --answer-ms (default 50)
@@ -49,6 +50,7 @@ const { values: args } = parseArgs({
     'find-max': { type: 'boolean', default: false },
     start: { type: 'string', default: '200' },
     step: { type: 'string', default: '100' },
+    resolution: { type: 'string', default: '25' },
     'max-calls': { type: 'string', default: '2000' },
     'cpu-prof': { type: 'boolean', default: false },
     webhooks: { type: 'boolean', default: false },
@@ -187,6 +189,7 @@ async function mainRun(): Promise<void> {
 async function findMaxRun(): Promise<void> {
   const start = positive('start', args.start, 200);
   const step = positive('step', args.step, 100);
+  const resolution = positive('resolution', args.resolution, 25);
   const maxCalls = positive('max-calls', args['max-calls'], 2000);
   const passes = (r: ScenarioResult) =>
     r.phones.callsLive === r.phones.callsRequested && lost(r) === 0 && r.phones.latencyMs.p99 < MAX_N_LATENCY_P99_MS;
@@ -199,6 +202,7 @@ async function findMaxRun(): Promise<void> {
   for (const { mode, format, name } of targets) {
     let n = start;
     let good = 0;
+    let bad: number | undefined;
     while (n <= maxCalls) {
       const r = await scenario(mode, format, n, seconds);
       const ok = passes(r);
@@ -206,16 +210,22 @@ async function findMaxRun(): Promise<void> {
       const row = [name, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : 'fail'];
       rows.push(row);
       log(`  -> ${row.join('  ')}`);
-      if (!ok) {
-        // Below the first step: halve until something passes.
-        if (good === 0 && n >= 20) {
-          n = Math.floor(n / 2);
-          continue;
-        }
-        break;
+      if (ok) good = n;
+      else bad = n;
+      // Below the first step: halve until something passes.
+      if (good === 0) {
+        if (n < 20) break;
+        n = Math.floor(n / 2);
+        continue;
       }
-      good = n;
-      n += step;
+      if (bad === undefined) {
+        n += step;
+        continue;
+      }
+      // Then halve the gap between the last pass and the first failure down to --resolution: with
+      // steps alone, the ratio to the relay could only be 100 %, 75 % or 67 % near the target.
+      if (bad - good <= resolution) break;
+      n = good + Math.ceil((bad - good) / 2);
     }
     best.set(name, good);
   }
@@ -236,7 +246,7 @@ async function findMaxRun(): Promise<void> {
       '',
       header(),
       '',
-      `- **relay: ${relayBest || 'none'}** (N stepped by ${step} from ${start}, ${seconds} s each; highest tried ${maxCalls})`,
+      `- **relay: ${relayBest || 'none'}** (N stepped by ${step} from ${start}, then the gap between the last pass and the first failure halved down to ${resolution} calls; ${seconds} s each; highest tried ${maxCalls})`,
       ...verdicts,
       '',
       markdownTable(head, rows),
