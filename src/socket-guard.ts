@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type WebSocket from 'ws';
 
 /** Close code for a peer that fell too far behind reading what the gateway sends. */
@@ -66,6 +67,50 @@ export class Heartbeat {
   };
 }
 
+/** The sockets held this turn, each with what it had unsent when the turn's first write came. */
+const corked = new Map<Writable, number>();
+let flushScheduled = false;
+
+function uncorkAll(): void {
+  flushScheduled = false;
+  for (const transport of corked.keys()) if (!transport.destroyed) transport.uncork();
+  corked.clear();
+}
+
+/**
+ * Holds what is written to `transport` (the TCP socket under a WebSocket) until the end of the event
+ * loop's current turn, then lets everything written to every such socket in that turn go, one
+ * system call per socket. The audio path writes a frame to one socket for every frame it reads from
+ * another; written one by one, the reader's process is woken for nearly every frame, which costs
+ * both processes more than the frames themselves (docs/performance.md, "Writes held to the end of
+ * the turn"). Order on a socket is kept (everything goes through its one buffer, a close frame
+ * too); a socket destroyed meanwhile loses what was held, as it would have lost what was unsent.
+ */
+export function corkUntilTurnEnd(transport: Writable): void {
+  if (corked.has(transport)) return;
+  corked.set(transport, transport.writableLength);
+  transport.cork();
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(uncorkAll);
+  }
+}
+
+/** Most one turn may hold back for one socket (a flood of marks fired at once is about 1.5 MB). */
+const TURN_HOLD_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * What the peer has not taken yet: the bytes waiting in `transport` when this turn began to write
+ * to it. What the turn itself holds back (corkUntilTurnEnd) is the gateway's doing, not the peer's
+ * slowness, so it does not count against a back-pressure bound, unless one turn held more than
+ * TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
+ */
+export function unsentBytes(transport: Writable): number {
+  const before = corked.get(transport);
+  const all = transport.writableLength;
+  return before === undefined || all - before > TURN_HOLD_LIMIT ? all : before;
+}
+
 /** How often a socket is pinged and how long its pong may take. */
 export interface PingTimings {
   pingIntervalMs: number;
@@ -75,6 +120,8 @@ export interface PingTimings {
 export interface AudioPeerOptions extends PingTimings {
   /** About one second of what this socket carries; a peer with more than this unsent is cut off. */
   maxBufferedBytes: number;
+  /** The TCP socket under `ws`: its writes are held to the end of each turn (`corkUntilTurnEnd`). */
+  transport?: Writable;
   /** The peer was cut off (too slow, or silent to pings) and its socket closed; called once. */
   onCutOff(reason: string): void;
 }
@@ -107,7 +154,8 @@ export class AudioPeer {
   /** Sends unless the peer is gone or has fallen behind (then it is cut off); false when nothing was sent. */
   send(data: Buffer | string): boolean {
     if (!this.open) return false;
-    if (this.ws.bufferedAmount > this.o.maxBufferedBytes) {
+    const unsent = this.o.transport ? unsentBytes(this.o.transport) : this.ws.bufferedAmount;
+    if (unsent > this.o.maxBufferedBytes) {
       this.cutOff('fell more than 1 s behind reading the call audio', () => {
         // The close frame waits behind what the peer has not read; a peer that reads again gets it.
         this.ws.close(CLOSE_TOO_SLOW, 'too slow: more than 1 s of call audio unread');
@@ -115,6 +163,7 @@ export class AudioPeer {
       });
       return false;
     }
+    if (this.o.transport) corkUntilTurnEnd(this.o.transport);
     // ws sends a Buffer as binary and a string as text; no options object per frame.
     this.ws.send(data);
     return true;

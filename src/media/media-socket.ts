@@ -32,7 +32,7 @@ export class MediaSockets {
     const call = await this.o.calls.get(params.callId ?? '');
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has ended (${call.state})`);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.accept(ws, call);
+      this.accept(ws, socket, call);
       // The credential of the upgrade is checked again at every heartbeat: a deleted key, a removed
       // user, a signed-out session or a new password ends the socket within one ping interval.
       // A check that fails for another reason (the store timed out) says nothing about the credential.
@@ -48,7 +48,7 @@ export class MediaSockets {
     });
   };
 
-  private accept(ws: WebSocket, call: Call): void {
+  private accept(ws: WebSocket, transport: Duplex, call: Call): void {
     const { log, media } = this.o;
     this.sockets.add(ws);
     const sourceId = `media:${++nextListener}`;
@@ -56,6 +56,7 @@ export class MediaSockets {
     const codec = new RawCodec();
     const peer = new AudioPeer(ws, {
       ...this.o.ping,
+      transport,
       maxBufferedBytes: codec.bytesPerSecond,
       onCutOff: (reason) => log.warn({ callId: call.id, deviceId: call.deviceId, sourceId, reason }, 'media socket cut off'),
     });

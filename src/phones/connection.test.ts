@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, { perMessageDeflate: false });
-  const server = await new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+  const [server, upgrade] = await new Promise<[WebSocket, IncomingMessage]>((resolve) => wss.once('connection', (ws, req) => resolve([ws, req])));
   await new Promise((resolve) => client.once('open', resolve));
   cleanups.push(() => {
     client.terminate();
@@ -28,6 +29,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
   const connection = new PhoneConnection(
     'phone-test',
     server,
+    upgrade.socket,
     pino({ level: 'silent' }),
     {
       onMessage: async (message) => {

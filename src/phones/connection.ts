@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
-import { CLOSE_TOO_SLOW, Heartbeat, type PingTimings } from '../socket-guard.js';
+import { CLOSE_TOO_SLOW, corkUntilTurnEnd, Heartbeat, unsentBytes, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -70,6 +71,8 @@ export class PhoneConnection {
   constructor(
     readonly deviceId: string,
     readonly socket: WebSocket,
+    /** The TCP socket under `socket`: what the gateway writes to it leaves at the end of each turn. */
+    private readonly transport: Writable,
     private readonly log: Logger,
     private readonly handlers: ConnectionHandlers,
     ping: PingTimings,
@@ -119,14 +122,17 @@ export class PhoneConnection {
    */
   private write(data: string | Buffer): void {
     if (!this.open) return;
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.log.warn({ deviceId: this.deviceId, bufferedBytes: this.socket.bufferedAmount }, 'phone is not reading what the gateway sends; closing it');
+    const unsent = unsentBytes(this.transport);
+    if (unsent > MAX_BUFFERED_BYTES) {
+      this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
       // The close frame waits behind what the phone has not read; the socket goes soon after anyway.
       this.socket.close(CLOSE_TOO_SLOW, 'too slow: more than 1 MiB unread');
       setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
       return;
     }
-    this.socket.send(data, { binary: typeof data !== 'string' });
+    corkUntilTurnEnd(this.transport);
+    // ws sends a Buffer as binary and a string as text; no options object per frame.
+    this.socket.send(data);
   }
 
   /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */

@@ -94,10 +94,10 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     const token = credentialFrom({ get: (name) => req.headers[name] as string | undefined });
     const device = token ? await this.options.devices.authenticate(token) : undefined;
     if (!device) throw new GatewayError('UNAUTHORIZED', 'A valid device token is required (Authorization: Bearer <deviceToken>)');
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(device.id, ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(device.id, ws, socket));
   };
 
-  private accept(deviceId: string, ws: WebSocket): void {
+  private accept(deviceId: string, ws: WebSocket, transport: Duplex): void {
     const { log } = this.options;
     const previous = this.connections.get(deviceId);
     if (previous) {
@@ -108,6 +108,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     const connection: PhoneConnection = new PhoneConnection(
       deviceId,
       ws,
+      transport,
       log,
       {
         onMessage: (message) => this.handle(connection, message),

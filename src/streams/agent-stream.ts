@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import { BYTES_PER_SAMPLE, SAMPLE_RATE } from '../audio/index.js';
 import type { Call, StreamConfig } from '../calls/index.js';
@@ -88,7 +89,10 @@ export class AgentStream {
       return this.fail(`cannot dial the agent: ${(err as Error).message}`);
     }
     this.life = { state: 'connecting', socket };
-    socket.on('open', () => this.opened(socket));
+    // The TCP socket under the WebSocket, for holding writes to the end of each turn (AudioPeer).
+    let transport: Duplex | undefined;
+    socket.on('upgrade', (res) => (transport = res.socket));
+    socket.on('open', () => this.opened(socket, transport));
     socket.on('unexpected-response', (_req, res) => {
       this.fail(`the agent refused the WebSocket upgrade with HTTP ${res.statusCode ?? '?'}`);
       socket.terminate();
@@ -106,10 +110,10 @@ export class AgentStream {
     socket.on('message', (data, isBinary) => this.fromAgent(data as Buffer, isBinary));
   }
 
-  private opened(socket: WebSocket): void {
+  private opened(socket: WebSocket, transport: Duplex | undefined): void {
     if (this.life.state !== 'connecting') return;
     const { call, config, codec } = this;
-    const peer = new AudioPeer(socket, { ...this.ping, maxBufferedBytes: codec.bytesPerSecond, onCutOff: (reason) => this.fail(`the agent ${reason}`) });
+    const peer = new AudioPeer(socket, { ...this.ping, transport, maxBufferedBytes: codec.bytesPerSecond, onCutOff: (reason) => this.fail(`the agent ${reason}`) });
     for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, parameters: config.parameters })) peer.send(message);
     const source = this.audio.source(this.sourceId, {
       markPlayed: (name) => {
