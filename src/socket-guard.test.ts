@@ -56,6 +56,21 @@ describe('corkUntilTurnEnd', () => {
     expect(unsentBytes(slow)).toBe(slow.writableLength);
   });
 
+  it('lets the other sockets go when one of them fails to', async () => {
+    const broken = transport({ takes: true });
+    broken.uncork = () => {
+      throw new Error('uncork failed');
+    };
+    const fine = transport({ takes: true });
+    corkUntilTurnEnd(broken);
+    broken.write('never');
+    corkUntilTurnEnd(fine);
+    fine.write('frame');
+    await nextTurn();
+    expect(fine.calls).toEqual([['frame']]);
+    expect(broken.destroyed).toBe(true);
+  });
+
   it('lets a socket destroyed during the turn go without writing to it', async () => {
     const gone = transport({ takes: true });
     corkUntilTurnEnd(gone);

@@ -73,8 +73,16 @@ let flushScheduled = false;
 
 function uncorkAll(): void {
   flushScheduled = false;
-  for (const transport of corked.keys()) if (!transport.destroyed) transport.uncork();
+  // Cleared first: a socket whose uncork throws must not keep the others corked.
+  const held = [...corked.keys()];
   corked.clear();
+  for (const transport of held) {
+    try {
+      if (!transport.destroyed) transport.uncork();
+    } catch {
+      transport.destroy();
+    }
+  }
 }
 
 /**
@@ -84,7 +92,10 @@ function uncorkAll(): void {
  * another; written one by one, the reader's process is woken for nearly every frame, which costs
  * both processes more than the frames themselves (docs/performance.md, "Writes held to the end of
  * the turn"). Order on a socket is kept (everything goes through its one buffer, a close frame
- * too); a socket destroyed meanwhile loses what was held, as it would have lost what was unsent.
+ * too); a socket destroyed meanwhile loses what was held, so `terminate()` right after a `send` loses
+ * that message (nothing does that: a peer is terminated only when nothing more can reach it). Writes
+ * made from a `setImmediate` callback leave one loop iteration later (the loop does not block in
+ * between while the flush is pending).
  */
 export function corkUntilTurnEnd(transport: Writable): void {
   if (corked.has(transport)) return;
@@ -102,8 +113,10 @@ const TURN_HOLD_LIMIT = 4 * 1024 * 1024;
 /**
  * What the peer has not taken yet: the bytes waiting in `transport` when this turn began to write
  * to it. What the turn itself holds back (corkUntilTurnEnd) is the gateway's doing, not the peer's
- * slowness, so it does not count against a back-pressure bound, unless one turn held more than
- * TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
+ * slowness, so it does not count against a back-pressure bound within that turn, unless the turn
+ * held more than TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
+ * What the kernel has not taken of it by the next turn counts then, as it did when every write
+ * went out at once.
  */
 export function unsentBytes(transport: Writable): number {
   const before = corked.get(transport);

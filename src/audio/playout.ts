@@ -160,7 +160,8 @@ export class PlayoutBuffer {
     const s = this.sources.get(source);
     if (!s) return;
     this.sources.delete(source);
-    this.list.splice(this.list.indexOf(s), 1);
+    const at = this.list.indexOf(s);
+    if (at >= 0) this.list.splice(at, 1);
     this.drop(source, s);
   }
 

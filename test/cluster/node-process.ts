@@ -1,3 +1,4 @@
+import '../../src/v8-tuning.js'; // as src/main.ts: a V8 flag that must hold before anything is allocated
 import { loadConfig } from '../../src/config/index.js';
 import { startGateway, type GatewayTimings } from '../../src/gateway.js';
 
