@@ -93,7 +93,7 @@ type Lifecycle =
   | { phase: 'ready'; client: RealtimeClient }
   | { phase: 'live'; client: RealtimeClient; source: PlayoutSource; unlisten: () => void }
   | { phase: 'draining'; client: RealtimeClient | undefined; source: PlayoutSource | undefined; hangup: () => void }
-  | { phase: 'failed' }
+  | { phase: 'failed'; error: string }
   | { phase: 'stopped' };
 
 export type BridgePhase = Lifecycle['phase'];
@@ -105,8 +105,6 @@ export type BridgePhase = Lifecycle['phase'];
  */
 export class AssistantBridge {
   private life: Lifecycle = { phase: 'idle' };
-  /** Why it failed, once it has. */
-  private failure = '';
   private readonly abort = new AbortController();
   private readonly up = new Resampler(SAMPLE_RATE, REALTIME_SAMPLE_RATE);
   private readonly down = new Resampler(REALTIME_SAMPLE_RATE, SAMPLE_RATE);
@@ -322,10 +320,11 @@ export class AssistantBridge {
    * when a live session fails — never silence.
    */
   failOnLiveCall(audio: CallAudio): void {
-    if (this.life.phase !== 'failed') return;
+    const life = this.life;
+    if (life.phase !== 'failed') return;
     const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
     source.push(failureTone());
-    this.drain(`the assistant failed: ${this.failure}`, source, undefined);
+    this.drain(`the assistant failed: ${life.error}`, source, undefined);
   }
 
   /** Hangs up once `source` has played what it holds (at once without one, at the latest after the drain timeout). */
@@ -370,7 +369,6 @@ export class AssistantBridge {
     const life = this.life;
     if (life.phase === 'stopped' || life.phase === 'failed' || this.status === 'error') return;
     this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
-    this.failure = error;
     this.setStatus('error', error);
     this.clearTimers();
     this.abort.abort();
@@ -383,7 +381,7 @@ export class AssistantBridge {
     } else if (life.phase === 'draining') {
       life.client = undefined;
     } else {
-      this.life = { phase: 'failed' };
+      this.life = { phase: 'failed', error };
     }
   }
 }
