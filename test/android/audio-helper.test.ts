@@ -107,10 +107,11 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     await eventually(() => streaming(g, call.id), (s) => s, { what: 'streaming' });
 
     const healthBefore = phone.messages('out', 'health').length;
+    // Sent on the change, not with the next report of every 60 s. Awaited from before the request:
+    // the report may leave the phone before the request's answer does.
+    const stopped = phone.nextMessage('out', (m) => m.type === 'health' && m['health'].audio === 'stopped', 15_000, 'a health report saying stopped');
     await phone.request('helper', { action: 'die' });
-    // Sent on the change, not with the next report of every 60 s: well within that even on a busy
-    // machine, where the phone's JVM may take a few seconds to be scheduled.
-    const report = await phone.nextMessage('out', (m) => m.type === 'health' && m['health'].audio === 'stopped', 15_000, 'a health report saying stopped');
+    const report = await stopped;
     expect(phone.messages('out', 'health').length).toBe(healthBefore + 1);
     expect(report['health'].audioCapabilities).toEqual({ capture: true, inject: true, method: 'simulated', sampleRate: 16000 });
     await eventually(() => getDevice(g, deviceId), (d) => d.health?.audio === 'stopped', { what: 'the device shows stopped' });
