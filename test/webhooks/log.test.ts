@@ -173,7 +173,10 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
 
     sim.remoteHangup();
     const delivered = await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 1, { what: 'call.disconnected' });
-    // Two clicks at once schedule one delivery: the second finds the first one's job.
+    // Two clicks at once schedule one delivery: the second finds the first one's job. The receiver
+    // fails the new attempt, so that job stays (attempt 2, due in an hour) however late the second
+    // click is handled; had it succeeded, a click after it would rightly retry once more.
+    rx.failNext(1, 500);
     const [a, b] = await Promise.all([1, 2].map(() => g.api('POST', `/v1/webhook-deliveries/${delivered[0]!.id}/retry`)));
     expect([a!.status, b!.status].sort()).toEqual([202, 409]);
     await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 2, { what: 'the new attempt' });

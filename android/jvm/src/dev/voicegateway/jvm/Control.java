@@ -98,7 +98,11 @@ final class Control {
         else if (op.equals("recorded")) result.with("audio", Base64.getEncoder().encodeToString(main.played.recorded()));
         else if (op.equals("resetRecorded")) main.played.reset();
         else if (op.equals("helper")) helper(req.optString("action"), result);
-        else if (op.equals("restart")) main.restart();
+        else if (op.equals("restart")) {
+            main.restart();
+            // The restarted core's first status, as its observers got it before this answer.
+            result.with("status", status(main.client.status()));
+        }
         else if (op.equals("stop")) main.stop("stopping");
         else throw new IllegalArgumentException("unknown op " + op);
     }
