@@ -28,7 +28,8 @@ const USAGE = `npm run bench -- [options]
   --seconds S      measured seconds per scenario (default 30; 10 with --find-max)
   --formats LIST   stream formats to measure: raw,vendor (default both)
   --find-max       step N up (--start, --step) until a call loses a frame or p99 >= ${MAX_N_LATENCY_P99_MS} ms,
-                   the relay first, then each format; the gateway's N against the relay's
+                   the relay and each format side by side, one step of each per round; a failure
+                   counts when the same N fails again next round; the gateway's N against the relay's
   --start N        first N of --find-max (default 200)
   --step N         step of --find-max (default 100)
   --resolution N   after the first failure, halve the gap to the last pass down to N calls (default 25)
@@ -199,42 +200,47 @@ async function findMaxRun(): Promise<void> {
     { mode: 'relay', format: 'raw', name: 'relay' },
     ...formats.map((format) => ({ mode: 'gateway' as const, format, name: format })),
   ];
-  for (const { mode, format, name } of targets) {
-    let n = start;
-    let good = 0;
-    let bad: number | undefined;
-    while (n <= maxCalls) {
+  // The targets are searched side by side, one step of each per round, so that the relay's N and
+  // the gateway's are measured over the same minutes of a shared, noisy machine; and a failure
+  // counts only when the same N fails again in the next round (for every target alike), so one
+  // burst of someone else's work does not end a search.
+  const searches = targets.map((target) => ({ ...target, n: start, good: 0, bad: undefined as number | undefined, failedOnce: undefined as number | undefined, done: false }));
+  for (let round = 1; searches.some((s) => !s.done); round++) {
+    for (const search of searches.filter((s) => !s.done)) {
+      const { mode, format, name, n } = search;
       const r = await scenario(mode, format, n, seconds);
       const ok = passes(r);
+      const retry = !ok && search.failedOnce !== n;
       const p = r.phones;
-      const row = [name, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : 'fail'];
+      const row = [String(round), name, String(n), `${p.callsLive}`, String(lost(r)), p.latencyMs.p99.toFixed(2), p.jitterMs.p99.toFixed(2), `${r.targetCpuPct.toFixed(0)} %`, `${r.phonesCpuPct.toFixed(0)} %`, r.targetRssMb.toFixed(0), ok ? 'pass' : retry ? 'fail, again next round' : 'fail'];
       rows.push(row);
       log(`  -> ${row.join('  ')}`);
-      if (ok) good = n;
-      else bad = n;
-      // Below the first step: halve until something passes.
-      if (good === 0) {
-        if (n < 20) break;
-        n = Math.floor(n / 2);
-        continue;
-      }
-      if (bad === undefined) {
-        n += step;
-        continue;
-      }
-      // Then halve the gap between the last pass and the first failure down to --resolution: with
-      // steps alone, the ratio to the relay could only be 100 %, 75 % or 67 % near the target.
-      if (bad - good <= resolution) break;
-      n = good + Math.ceil((bad - good) / 2);
+      search.failedOnce = retry ? n : undefined;
+      if (retry) continue;
+      search.n = nextN(search, ok);
+      if (search.n > maxCalls) search.done = true;
     }
-    best.set(name, good);
   }
+  /** The N to try after a verdict at `n`, or Infinity when the search is over. */
+  function nextN(search: { n: number; good: number; bad: number | undefined }, ok: boolean): number {
+    const { n } = search;
+    if (ok) search.good = n;
+    else search.bad = n;
+    // Below the first step: halve until something passes.
+    if (search.good === 0) return n < 20 ? Infinity : Math.floor(n / 2);
+    if (search.bad === undefined) return n + step;
+    // Then halve the gap between the last pass and the first failure down to --resolution: with
+    // steps alone, the ratio to the relay could only be 100 %, 75 % or 67 % near the target.
+    if (search.bad - search.good <= resolution) return Infinity;
+    return search.good + Math.ceil((search.bad - search.good) / 2);
+  }
+  for (const search of searches) best.set(search.name, search.good);
   const relayBest = best.get('relay') ?? 0;
   const versus = (n: number) => (relayBest > 0 ? `${((n / relayBest) * 100).toFixed(0)} % of the relay's` : 'the relay found none');
   const verdicts = [...best]
     .filter(([name]) => name !== 'relay')
     .map(([name, n]) => `- **${name}: ${n || 'none'}**, ${versus(n)} (target >= ${MAX_N_VS_RELAY * 100} %: ${relayBest > 0 && n / relayBest >= MAX_N_VS_RELAY ? 'met' : 'MISSED'})`);
-  const head = ['target', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'target CPU', 'phones CPU', 'target RSS MB', ''];
+  const head = ['round', 'target', 'N', 'live', 'lost', 'latency p99 ms', 'jitter p99 ms', 'target CPU', 'phones CPU', 'target RSS MB', ''];
   log(`\n${textTable(head, rows)}\n`);
   for (const [name, n] of best) log(`largest N with zero loss and p99 < ${MAX_N_LATENCY_P99_MS} ms, ${name}: ${n || 'none'}`);
   for (const line of verdicts) log(line);
@@ -246,7 +252,7 @@ async function findMaxRun(): Promise<void> {
       '',
       header(),
       '',
-      `- **relay: ${relayBest || 'none'}** (N stepped by ${step} from ${start}, then the gap between the last pass and the first failure halved down to ${resolution} calls; ${seconds} s each; highest tried ${maxCalls})`,
+      `- **relay: ${relayBest || 'none'}** (all targets side by side, one step of each per round; N stepped by ${step} from ${start}, then the gap between the last pass and the first failure halved down to ${resolution} calls; a failure counted when the same N failed again the next round; ${seconds} s each; highest tried ${maxCalls})`,
       ...verdicts,
       '',
       markdownTable(head, rows),
