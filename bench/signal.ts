@@ -61,6 +61,9 @@ export function codeOfPcm(frame: Buffer): number | null {
   return decode((k) => (frame.readInt16LE(2 * (2 * (CODE_START + k) + 1)) > 0 ? 1 : 0));
 }
 
+/** The first base64 characters of a mu-law chunk that hold its code: whole groups of four, 3 bytes each. */
+export const MULAW_CODE_BASE64_CHARS = Math.ceil((CODE_START + CODE_BITS) / 3) * 4;
+
 /** The frame's index modulo LOOP_FRAMES, from 8 kHz mu-law (the sign is the top bit, set when positive). */
 export function codeOfMulaw(chunk: Buffer): number | null {
   if (chunk.length < CODE_START + CODE_BITS) return null;
