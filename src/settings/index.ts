@@ -1,1 +1,1 @@
-export { SettingsService, type SettingsView, type SecretView, type SettingsPatch, type AgentSettings, type StreamFormat } from './settings.js';
+export { SettingsService, type SettingsView, type SecretView, type SettingsPatch, type AgentSettings } from './settings.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { StreamFormat } from '../codecs/index.js';
 import type { Config } from '../config/index.js';
 import type { SecretBox, SettingsRepo } from '../store/index.js';
 
-export type StreamFormat = 'raw' | 'vendor';
 export type SecretSource = 'console' | 'env' | 'generated';
 /** Where a plain setting's value comes from: saved through the API or console, the environment, or the gateway's default. */
 export type ValueSource = 'console' | 'env' | 'default';
