@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { corkUntilTurnEnd, unsentBytes } from './socket-guard.js';
+import { holdForTurn } from './socket-guard.js';
 
 /** A socket's writable side as the kernel would take it: every system call is one `_write` or `_writev`. */
 function transport(o: { takes: boolean }): Writable & { calls: string[][] } {
@@ -19,15 +19,15 @@ function transport(o: { takes: boolean }): Writable & { calls: string[][] } {
   return Object.assign(w, { calls });
 }
 
-describe('corkUntilTurnEnd', () => {
+describe('holdForTurn', () => {
   it('holds what a turn writes to a socket and lets it go, in order, in one write when the turn ends', async () => {
     const a = transport({ takes: true });
     const b = transport({ takes: true });
-    corkUntilTurnEnd(a);
+    holdForTurn(a);
     a.write('frame 1');
-    corkUntilTurnEnd(b);
+    holdForTurn(b);
     b.write('frame A');
-    corkUntilTurnEnd(a);
+    holdForTurn(a);
     a.write('frame 2');
     a.write('close');
     expect(a.calls).toEqual([]);
@@ -36,7 +36,7 @@ describe('corkUntilTurnEnd', () => {
     expect(a.calls).toEqual([['frame 1', 'frame 2', 'close']]);
     expect(b.calls).toEqual([['frame A']]);
     // The next turn holds again, from scratch.
-    corkUntilTurnEnd(a);
+    holdForTurn(a);
     a.write('frame 3');
     expect(a.calls).toHaveLength(1);
     await nextTurn();
@@ -46,14 +46,14 @@ describe('corkUntilTurnEnd', () => {
   it('counts as unsent only what the peer had not taken when the turn began, unless one turn holds over 4 MiB', async () => {
     const slow = transport({ takes: false });
     slow.write(Buffer.alloc(1000));
-    expect(unsentBytes(slow)).toBe(1000);
-    corkUntilTurnEnd(slow);
+    expect(holdForTurn(slow)).toBe(1000);
     slow.write(Buffer.alloc(64 * 1024));
-    expect(unsentBytes(slow)).toBe(1000);
+    expect(holdForTurn(slow)).toBe(1000);
     slow.write(Buffer.alloc(4 * 1024 * 1024));
-    expect(unsentBytes(slow)).toBe(1000 + 64 * 1024 + 4 * 1024 * 1024);
+    expect(holdForTurn(slow)).toBe(1000 + 64 * 1024 + 4 * 1024 * 1024);
     await nextTurn();
-    expect(unsentBytes(slow)).toBe(slow.writableLength);
+    // The next turn starts from what the peer has still not taken.
+    expect(holdForTurn(slow)).toBe(slow.writableLength);
   });
 
   it('lets the other sockets go when one of them fails to', async () => {
@@ -62,9 +62,9 @@ describe('corkUntilTurnEnd', () => {
       throw new Error('uncork failed');
     };
     const fine = transport({ takes: true });
-    corkUntilTurnEnd(broken);
+    holdForTurn(broken);
     broken.write('never');
-    corkUntilTurnEnd(fine);
+    holdForTurn(fine);
     fine.write('frame');
     await nextTurn();
     expect(fine.calls).toEqual([['frame']]);
@@ -73,7 +73,7 @@ describe('corkUntilTurnEnd', () => {
 
   it('lets a socket destroyed during the turn go without writing to it', async () => {
     const gone = transport({ takes: true });
-    corkUntilTurnEnd(gone);
+    holdForTurn(gone);
     gone.write('lost');
     gone.destroy();
     await nextTurn();

@@ -85,6 +85,9 @@ function uncorkAll(): void {
   }
 }
 
+/** Most one turn may hold back for one socket (a flood of marks fired at once is about 1.5 MB). */
+const TURN_HOLD_LIMIT = 4 * 1024 * 1024;
+
 /**
  * Holds what is written to `transport` (the TCP socket under a WebSocket) until the end of the event
  * loop's current turn, then lets everything written to every such socket in that turn go, one
@@ -96,32 +99,25 @@ function uncorkAll(): void {
  * that message (nothing does that: a peer is terminated only when nothing more can reach it). Writes
  * made from a `setImmediate` callback leave one loop iteration later (the loop does not block in
  * between while the flush is pending).
+ *
+ * Returns what the peer has not taken yet, for a back-pressure bound: the bytes waiting in
+ * `transport` when this turn began to write to it. What the turn itself holds back is the
+ * gateway's doing, not the peer's slowness, so it does not count within that turn, unless the turn
+ * held more than TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
+ * What the kernel has not taken of it by the next turn counts then, as it did when every write
+ * went out at once.
  */
-export function corkUntilTurnEnd(transport: Writable): void {
-  if (corked.has(transport)) return;
-  corked.set(transport, transport.writableLength);
+export function holdForTurn(transport: Writable): number {
+  const all = transport.writableLength;
+  const before = corked.get(transport);
+  if (before !== undefined) return all - before > TURN_HOLD_LIMIT ? all : before;
+  corked.set(transport, all);
   transport.cork();
   if (!flushScheduled) {
     flushScheduled = true;
     setImmediate(uncorkAll);
   }
-}
-
-/** Most one turn may hold back for one socket (a flood of marks fired at once is about 1.5 MB). */
-const TURN_HOLD_LIMIT = 4 * 1024 * 1024;
-
-/**
- * What the peer has not taken yet: the bytes waiting in `transport` when this turn began to write
- * to it. What the turn itself holds back (corkUntilTurnEnd) is the gateway's doing, not the peer's
- * slowness, so it does not count against a back-pressure bound within that turn, unless the turn
- * held more than TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
- * What the kernel has not taken of it by the next turn counts then, as it did when every write
- * went out at once.
- */
-export function unsentBytes(transport: Writable): number {
-  const before = corked.get(transport);
-  const all = transport.writableLength;
-  return before === undefined || all - before > TURN_HOLD_LIMIT ? all : before;
+  return all;
 }
 
 /** How often a socket is pinged and how long its pong may take. */
@@ -133,7 +129,7 @@ export interface PingTimings {
 export interface AudioPeerOptions extends PingTimings {
   /** About one second of what this socket carries; a peer with more than this unsent is cut off. */
   maxBufferedBytes: number;
-  /** The TCP socket under `ws`: its writes are held to the end of each turn (`corkUntilTurnEnd`). */
+  /** The TCP socket under `ws`: its writes are held to the end of each turn (`holdForTurn`). */
   transport?: Writable;
   /** The peer was cut off (too slow, or silent to pings) and its socket closed; called once. */
   onCutOff(reason: string): void;
@@ -167,7 +163,7 @@ export class AudioPeer {
   /** Sends unless the peer is gone or has fallen behind (then it is cut off); false when nothing was sent. */
   send(data: Buffer | string): boolean {
     if (!this.open) return false;
-    const unsent = this.o.transport ? unsentBytes(this.o.transport) : this.ws.bufferedAmount;
+    const unsent = this.o.transport ? holdForTurn(this.o.transport) : this.ws.bufferedAmount;
     if (unsent > this.o.maxBufferedBytes) {
       this.cutOff('fell more than 1 s behind reading the call audio', () => {
         // The close frame waits behind what the peer has not read; a peer that reads again gets it.
@@ -176,7 +172,6 @@ export class AudioPeer {
       });
       return false;
     }
-    if (this.o.transport) corkUntilTurnEnd(this.o.transport);
     // ws sends a Buffer as binary and a string as text; no options object per frame.
     this.ws.send(data);
     return true;

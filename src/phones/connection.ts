@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
-import { CLOSE_TOO_SLOW, corkUntilTurnEnd, Heartbeat, unsentBytes, type PingTimings } from '../socket-guard.js';
+import { CLOSE_TOO_SLOW, Heartbeat, holdForTurn, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -122,7 +122,7 @@ export class PhoneConnection {
    */
   private write(data: string | Buffer): void {
     if (!this.open) return;
-    const unsent = unsentBytes(this.transport);
+    const unsent = holdForTurn(this.transport);
     if (unsent > MAX_BUFFERED_BYTES) {
       this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
       // The close frame waits behind what the phone has not read; the socket goes soon after anyway.
@@ -130,7 +130,6 @@ export class PhoneConnection {
       setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
       return;
     }
-    corkUntilTurnEnd(this.transport);
     // ws sends a Buffer as binary and a string as text; no options object per frame.
     this.socket.send(data);
   }
