@@ -309,10 +309,16 @@ export class CallService extends EventEmitter<{
       .filter((call) => !(onPhone && (onPhone.callId === call.id || (call.native_call_id !== null && onPhone.nativeCallId === call.native_call_id))))
       .map((call) => call.id);
     if (missing.length === 0) return;
+    const stillHere = () => !this.stopped && this.o.hub.connected(deviceId);
     const timer = setTimeout(() => {
       this.reconcileTimers.delete(timer);
-      if (this.stopped || !this.o.hub.connected(deviceId)) return;
-      void this.reconcile(deviceId, missing).catch((err: unknown) => this.o.log.error({ err, deviceId }, 'reconcile failed'));
+      if (!stillHere()) return;
+      // What the phone sent within the window is applied first, even when it still waits behind the
+      // gateway's own work on the hello (a slow database): its outbox ends calls with their true cause.
+      void this.o.hub
+        .applied(deviceId)
+        .then(() => (stillHere() ? this.reconcile(deviceId, missing) : undefined))
+        .catch((err: unknown) => this.o.log.error({ err, deviceId }, 'reconcile failed'));
     }, this.o.reconcileDelayMs);
     this.reconcileTimers.add(timer);
   }

@@ -152,6 +152,14 @@ export class PhoneConnection {
     setTimeout(() => this.socket.terminate(), 2000).unref();
   }
 
+  /**
+   * Resolves once every message received so far has been applied (or refused): what the phone sent
+   * before a moment is then known to the gateway, however long its own work queued it.
+   */
+  applied(): Promise<void> {
+    return this.chain;
+  }
+
   private seen(): void {
     const now = Date.now();
     this.lastSeenMs = now;

@@ -73,6 +73,10 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   connected(deviceId: string): boolean {
     return this.connections.get(deviceId)?.open ?? false;
   }
+  /** Resolves once the messages the phone's socket has delivered so far have been applied; at once when it is not connected. */
+  applied(deviceId: string): Promise<void> {
+    return this.connections.get(deviceId)?.applied() ?? Promise.resolve();
+  }
   lastSeenAt(deviceId: string): string | undefined {
     return this.connections.get(deviceId)?.lastSeenAt;
   }

@@ -239,6 +239,28 @@ describe('hello reconciles calls after a reconnect', () => {
     expect(events.map((e) => e.event)).toEqual(['call.ringing', 'call.disconnected']);
     expect(call.endedAt).toBe(events[1]!.receivedAt);
   });
+
+  it('applies what the phone sent within the window before reconciling, however long the gateway took over its hello', async () => {
+    // No window at all: the reconcile is due while the gateway is still busy with the hello (it
+    // stores the app's version after the welcome), and the phone's report waits behind that work.
+    const g = await t.gateway({ timings: { reconcileDelayMs: 0 } });
+    const creds = await pairCredentials(g);
+    const first = await RawPhone.connect(g, creds.deviceToken);
+    const n = native();
+    const { callId } = await first.event(phoneEvent('call.ringing', n, { direction: 'incoming', remoteNumber: '+4930565' }));
+    await first.terminate();
+    // The phone is back without the call, and its outbox follows the hello on the same socket.
+    const second = await t.raw(g, creds.deviceToken, false);
+    const missed = phoneEvent('call.disconnected', n, { callId, payload: { cause: 'missed' } });
+    const ack = second.next((m) => m.type === 'event.ack' && m.eventId === missed.eventId);
+    second.send({ type: 'hello', appVersion: 'raw-1' });
+    second.send(missed);
+    await ack;
+    await callInState(g, String(callId), 'ended');
+    const events = await getEvents(g, String(callId));
+    expect(events.map((e) => e.event)).toEqual(['call.ringing', 'call.disconnected']);
+    expect(events[1]!.payload).toEqual({ cause: 'missed' });
+  });
 });
 
 describe('a phone that stays away', () => {
