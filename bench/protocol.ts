@@ -70,8 +70,8 @@ export interface LoopDelay {
   windowUs: { from: number; to: number };
   /**
    * |interval - 20 ms| between consecutive frames the gateway hands to one phone's socket, over
-   * every call: the pacing the gateway itself produces, before loopback and the phones' process.
-   * Absent for the relay, which does not pace.
+   * every call, sampled one second in five: the pacing the gateway itself produces, before loopback
+   * and the phones' process. Absent for the relay, which does not pace.
    */
   sendJitter?: Percentiles;
 }
