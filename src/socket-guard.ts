@@ -7,6 +7,16 @@ export const CLOSE_TOO_SLOW = 4008;
 /** After a close frame that waits behind unread data, how long the peer has before the socket is destroyed. */
 const SLOW_CLOSE_GRACE_MS = 5_000;
 
+/**
+ * Closes a peer that fell too far behind with CLOSE_TOO_SLOW and `reason`. The close frame waits
+ * behind what the peer has not read (a peer that reads again gets it); the socket is destroyed
+ * SLOW_CLOSE_GRACE_MS later anyway.
+ */
+export function closeTooSlow(ws: WebSocket, reason: string): void {
+  ws.close(CLOSE_TOO_SLOW, reason);
+  setTimeout(() => ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
+}
+
 export interface HeartbeatOptions {
   intervalMs: number;
   /** A ping not answered within this long means the peer is gone. */
@@ -165,11 +175,7 @@ export class AudioPeer {
     if (!this.open) return false;
     const unsent = this.o.transport ? holdForTurn(this.o.transport) : this.ws.bufferedAmount;
     if (unsent > this.o.maxBufferedBytes) {
-      this.cutOff('fell more than 1 s behind reading the call audio', () => {
-        // The close frame waits behind what the peer has not read; a peer that reads again gets it.
-        this.ws.close(CLOSE_TOO_SLOW, 'too slow: more than 1 s of call audio unread');
-        setTimeout(() => this.ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
-      });
+      this.cutOff('fell more than 1 s behind reading the call audio', () => closeTooSlow(this.ws, 'too slow: more than 1 s of call audio unread'));
       return false;
     }
     // ws sends a Buffer as binary and a string as text; no options object per frame.

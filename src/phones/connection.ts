@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
-import { CLOSE_TOO_SLOW, Heartbeat, holdForTurn, type PingTimings } from '../socket-guard.js';
+import { closeTooSlow, Heartbeat, holdForTurn, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -39,8 +39,6 @@ const REFUSALS_ANSWERED = 10;
  * more than a phone that reads ever has. Past it the phone is closed with CLOSE_TOO_SLOW.
  */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** After a close frame that waits behind unread data, how long the phone has before the socket is destroyed. */
-const SLOW_CLOSE_GRACE_MS = 5_000;
 /** How often a phone that keeps sending is reported as seen to the hub (which stores it every 10 s). */
 const SEEN_REPORT_MS = 1_000;
 
@@ -125,9 +123,7 @@ export class PhoneConnection {
     const unsent = holdForTurn(this.transport);
     if (unsent > MAX_BUFFERED_BYTES) {
       this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
-      // The close frame waits behind what the phone has not read; the socket goes soon after anyway.
-      this.socket.close(CLOSE_TOO_SLOW, 'too slow: more than 1 MiB unread');
-      setTimeout(() => this.socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
+      closeTooSlow(this.socket, 'too slow: more than 1 MiB unread');
       return;
     }
     // ws sends a Buffer as binary and a string as text; no options object per frame.
