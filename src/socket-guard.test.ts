@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { holdForTurn } from './socket-guard.js';
+import { HeldWrites } from './socket-guard.js';
 
-/** A socket's writable side as the kernel would take it: every system call is one `_write` or `_writev`. */
-function transport(o: { takes: boolean }): Writable & { calls: string[][] } {
+/** A socket's writable side as the kernel would take it (every system call is one `_write` or `_writev`), with its held writes. */
+function transport(o: { takes: boolean }): Writable & { calls: string[][]; held: HeldWrites } {
   const calls: string[][] = [];
   const w = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -16,18 +16,18 @@ function transport(o: { takes: boolean }): Writable & { calls: string[][] } {
       if (o.takes) done();
     },
   });
-  return Object.assign(w, { calls });
+  return Object.assign(w, { calls, held: new HeldWrites(w) });
 }
 
-describe('holdForTurn', () => {
+describe('HeldWrites', () => {
   it('holds what a turn writes to a socket and lets it go, in order, in one write when the turn ends', async () => {
     const a = transport({ takes: true });
     const b = transport({ takes: true });
-    holdForTurn(a);
+    a.held.hold();
     a.write('frame 1');
-    holdForTurn(b);
+    b.held.hold();
     b.write('frame A');
-    holdForTurn(a);
+    a.held.hold();
     a.write('frame 2');
     a.write('close');
     expect(a.calls).toEqual([]);
@@ -36,7 +36,7 @@ describe('holdForTurn', () => {
     expect(a.calls).toEqual([['frame 1', 'frame 2', 'close']]);
     expect(b.calls).toEqual([['frame A']]);
     // The next turn holds again, from scratch.
-    holdForTurn(a);
+    a.held.hold();
     a.write('frame 3');
     expect(a.calls).toHaveLength(1);
     await nextTurn();
@@ -46,14 +46,14 @@ describe('holdForTurn', () => {
   it('counts as unsent only what the peer had not taken when the turn began, unless one turn holds over 4 MiB', async () => {
     const slow = transport({ takes: false });
     slow.write(Buffer.alloc(1000));
-    expect(holdForTurn(slow)).toBe(1000);
+    expect(slow.held.hold()).toBe(1000);
     slow.write(Buffer.alloc(64 * 1024));
-    expect(holdForTurn(slow)).toBe(1000);
+    expect(slow.held.hold()).toBe(1000);
     slow.write(Buffer.alloc(4 * 1024 * 1024));
-    expect(holdForTurn(slow)).toBe(1000 + 64 * 1024 + 4 * 1024 * 1024);
+    expect(slow.held.hold()).toBe(1000 + 64 * 1024 + 4 * 1024 * 1024);
     await nextTurn();
     // The next turn starts from what the peer has still not taken.
-    expect(holdForTurn(slow)).toBe(slow.writableLength);
+    expect(slow.held.hold()).toBe(slow.writableLength);
   });
 
   it('lets the other sockets go when one of them fails to', async () => {
@@ -62,9 +62,9 @@ describe('holdForTurn', () => {
       throw new Error('uncork failed');
     };
     const fine = transport({ takes: true });
-    holdForTurn(broken);
+    broken.held.hold();
     broken.write('never');
-    holdForTurn(fine);
+    fine.held.hold();
     fine.write('frame');
     await nextTurn();
     expect(fine.calls).toEqual([['frame']]);
@@ -73,7 +73,7 @@ describe('holdForTurn', () => {
 
   it('lets a socket destroyed during the turn go without writing to it', async () => {
     const gone = transport({ takes: true });
-    holdForTurn(gone);
+    gone.held.hold();
     gone.write('lost');
     gone.destroy();
     await nextTurn();

@@ -77,16 +77,17 @@ export class Heartbeat {
   };
 }
 
-/** The sockets held this turn, each with what it had unsent when the turn's first write came. */
-const corked = new Map<Writable, number>();
+/** The sockets held this turn, in the order of their first write (an array: no hashing per write). */
+const held: HeldWrites[] = [];
 let flushScheduled = false;
 
 function uncorkAll(): void {
   flushScheduled = false;
-  // Cleared first: a socket whose uncork throws must not keep the others corked.
-  const held = [...corked.keys()];
-  corked.clear();
-  for (const transport of held) {
+  // Emptied first: a socket whose uncork throws must not keep the others corked.
+  const turn = held.splice(0);
+  for (const writes of turn) {
+    writes.heldFrom = -1;
+    const transport = writes.transport;
     try {
       if (!transport.destroyed) transport.uncork();
     } catch {
@@ -99,35 +100,46 @@ function uncorkAll(): void {
 const TURN_HOLD_LIMIT = 4 * 1024 * 1024;
 
 /**
- * Holds what is written to `transport` (the TCP socket under a WebSocket) until the end of the event
- * loop's current turn, then lets everything written to every such socket in that turn go, one
- * system call per socket. The audio path writes a frame to one socket for every frame it reads from
- * another; written one by one, the reader's process is woken for nearly every frame, which costs
- * both processes more than the frames themselves (docs/performance.md, "Writes held to the end of
- * the turn"). Order on a socket is kept (everything goes through its one buffer, a close frame
- * too); a socket destroyed meanwhile loses what was held, so `terminate()` right after a `send` loses
- * that message (nothing does that: a peer is terminated only when nothing more can reach it). Writes
- * made from a `setImmediate` callback leave one loop iteration later (the loop does not block in
- * between while the flush is pending).
+ * The writes to one socket (the TCP socket under a WebSocket), held until the end of the event
+ * loop's current turn and then let go with everything written to every such socket in that turn,
+ * one system call per socket. The audio path writes a frame to one socket for every frame it reads
+ * from another; written one by one, the reader's process is woken for nearly every frame, which
+ * costs both processes more than the frames themselves (docs/performance.md, "Writes held to the
+ * end of the turn"). Order on a socket is kept (everything goes through its one buffer, a close
+ * frame too); a socket destroyed meanwhile loses what was held, so `terminate()` right after a
+ * `send` loses that message (nothing does that: a peer is terminated only when nothing more can
+ * reach it). Writes made from a `setImmediate` callback leave one loop iteration later (the loop
+ * does not block in between while the flush is pending).
  *
- * Returns what the peer has not taken yet, for a back-pressure bound: the bytes waiting in
- * `transport` when this turn began to write to it. What the turn itself holds back is the
- * gateway's doing, not the peer's slowness, so it does not count within that turn, unless the turn
- * held more than TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a turn too.
- * What the kernel has not taken of it by the next turn counts then, as it did when every write
- * went out at once.
+ * One object per socket, made with it, so that a write finds its state without a lookup.
  */
-export function holdForTurn(transport: Writable): number {
-  const all = transport.writableLength;
-  const before = corked.get(transport);
-  if (before !== undefined) return all - before > TURN_HOLD_LIMIT ? all : before;
-  corked.set(transport, all);
-  transport.cork();
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(uncorkAll);
+export class HeldWrites {
+  /** What `transport` had unsent when this turn's first write came; -1 while it is not held. */
+  heldFrom = -1;
+
+  constructor(readonly transport: Writable) {}
+
+  /**
+   * Call before each write. Returns what the peer has not taken yet, for a back-pressure bound: the
+   * bytes waiting in the socket when this turn began to write to it. What the turn itself holds back
+   * is the gateway's doing, not the peer's slowness, so it does not count within that turn, unless
+   * the turn held more than TURN_HOLD_LIMIT, which then counts whole: memory stays bounded within a
+   * turn too. What the kernel has not taken of it by the next turn counts then, as it did when every
+   * write went out at once.
+   */
+  hold(): number {
+    const all = this.transport.writableLength;
+    const before = this.heldFrom;
+    if (before >= 0) return all - before > TURN_HOLD_LIMIT ? all : before;
+    this.heldFrom = all;
+    held.push(this);
+    this.transport.cork();
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(uncorkAll);
+    }
+    return all;
   }
-  return all;
 }
 
 /** How often a socket is pinged and how long its pong may take. */
@@ -139,8 +151,8 @@ export interface PingTimings {
 export interface AudioPeerOptions extends PingTimings {
   /** About one second of what this socket carries; a peer with more than this unsent is cut off. */
   maxBufferedBytes: number;
-  /** The TCP socket under `ws`: its writes are held to the end of each turn (`holdForTurn`). */
-  transport?: Writable;
+  /** The TCP socket under `ws`: its writes are held to the end of each turn (`HeldWrites`). */
+  transport: Writable;
   /** The peer was cut off (too slow, or silent to pings) and its socket closed; called once. */
   onCutOff(reason: string): void;
 }
@@ -153,11 +165,13 @@ export interface AudioPeerOptions extends PingTimings {
 export class AudioPeer {
   private state: 'open' | 'cut-off' = 'open';
   private readonly heartbeat: Heartbeat;
+  private readonly writes: HeldWrites;
 
   constructor(
     readonly ws: WebSocket,
     private readonly o: AudioPeerOptions,
   ) {
+    this.writes = new HeldWrites(o.transport);
     this.heartbeat = new Heartbeat(ws, {
       intervalMs: o.pingIntervalMs,
       timeoutMs: o.pongTimeoutMs,
@@ -173,8 +187,7 @@ export class AudioPeer {
   /** Sends unless the peer is gone or has fallen behind (then it is cut off); false when nothing was sent. */
   send(data: Buffer | string): boolean {
     if (!this.open) return false;
-    const unsent = this.o.transport ? holdForTurn(this.o.transport) : this.ws.bufferedAmount;
-    if (unsent > this.o.maxBufferedBytes) {
+    if (this.writes.hold() > this.o.maxBufferedBytes) {
       this.cutOff('fell more than 1 s behind reading the call audio', () => closeTooSlow(this.ws, 'too slow: more than 1 s of call audio unread'));
       return false;
     }

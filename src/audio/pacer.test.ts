@@ -31,7 +31,7 @@ function drive(ticks: number, arrivals: (tick: number) => number, setup?: (buffe
     now = t - 0.5;
     for (let k = arrivals(t); k > 0; k--) {
       pushedAt.push(now);
-      buffer.push('rt', numbered(pushedAt.length - 1));
+      buffer.source('rt').push(numbered(pushedAt.length - 1));
       pacer.pushed(FRAME_BYTES);
     }
     now = t;
@@ -76,7 +76,7 @@ describe('pacing of a call', () => {
     const frames: Buffer[] = [];
     const buffer = new PlayoutBuffer();
     const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame));
-    buffer.push('a', Buffer.alloc(10 * FRAME_BYTES, 1));
+    buffer.source('a').push(Buffer.alloc(10 * FRAME_BYTES, 1));
     pacer.pushed(10 * FRAME_BYTES);
     expect(frames).toHaveLength(0);
     pacer.tick();
@@ -93,14 +93,14 @@ describe('pacing of a call', () => {
     // Ten frames, one every 20 ms, while no tick comes (the event loop was busy elsewhere).
     for (let n = 0; n < 10; n++) {
       call.now = 70 + n * 20;
-      buffer.push('rt', numbered(n));
+      buffer.source('rt').push(numbered(n));
       pacer.pushed(FRAME_BYTES);
       expect(sent).toHaveLength(n + 1);
     }
     // And the late ticks give no more than the time did.
     call.now = 270;
     for (let t = 0; t < 10; t++) pacer.tick();
-    buffer.push('rt', Buffer.alloc(5 * FRAME_BYTES));
+    buffer.source('rt').push(Buffer.alloc(5 * FRAME_BYTES));
     pacer.pushed(5 * FRAME_BYTES);
     expect(sent.length - 10).toBeLessThanOrEqual(BURST_FRAMES);
   });
@@ -108,7 +108,7 @@ describe('pacing of a call', () => {
   it('sends every frame that came due while its clock was late, not only a burst: queued audio keeps its real-time schedule', () => {
     const call = new TimedCall();
     const { sent, buffer, pacer } = call;
-    for (let n = 0; n < 50; n++) buffer.push('tts', numbered(n));
+    for (let n = 0; n < 50; n++) buffer.source('tts').push(numbered(n));
     pacer.pushed(50 * FRAME_BYTES);
     for (let t = 1; t <= 10; t++) {
       call.now = t * 20;
@@ -130,7 +130,7 @@ describe('pacing of a call', () => {
     const { sent, buffer, pacer } = call;
     let n = 0;
     const arrive = (count: number) => {
-      for (let k = 0; k < count; k++) buffer.push('rt', numbered(n++));
+      for (let k = 0; k < count; k++) buffer.source('rt').push(numbered(n++));
       pacer.pushed(count * FRAME_BYTES);
     };
     // A real-time source relayed as it comes: a frame at 10, 30, 50 ... and a tick at 20, 40, 60 ...
@@ -170,7 +170,7 @@ describe('pacing of a call', () => {
     pacer.tick();
     call.now = 430;
     pacer.tick();
-    for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
+    for (let k = 0; k < 100; k++) buffer.source('tts').push(numbered(k));
     pacer.pushed(100 * FRAME_BYTES);
     expect(sent.length).toBeLessThanOrEqual(BURST_FRAMES);
   });
@@ -185,7 +185,7 @@ describe('pacing of a call', () => {
     // The event loop is busy for 400 ms; a whole sentence came in meanwhile and is read right after the late tick.
     call.now = 610;
     pacer.tick();
-    for (let k = 0; k < 100; k++) buffer.push('tts', numbered(k));
+    for (let k = 0; k < 100; k++) buffer.source('tts').push(numbered(k));
     pacer.pushed(100 * FRAME_BYTES);
     // The phone keeps the newest PHONE_BUFFER_FRAMES of what comes at once: more would lose the sentence's start.
     expect(sent.length).toBeLessThanOrEqual(PHONE_BUFFER_FRAMES);
@@ -201,7 +201,7 @@ describe('pacing of a call', () => {
   it(`sends a backlog that came due during a long stall ${PHONE_BUFFER_FRAMES} frames at once at most, then one per tick: nothing of it is lost at the phone`, () => {
     const call = new TimedCall();
     const { sent, buffer, pacer } = call;
-    for (let n = 0; n < 60; n++) buffer.push('tts', numbered(n));
+    for (let n = 0; n < 60; n++) buffer.source('tts').push(numbered(n));
     pacer.pushed(60 * FRAME_BYTES);
     for (let t = 1; t <= 10; t++) {
       call.now = t * 20;
@@ -225,7 +225,7 @@ describe('pacing of a call', () => {
     const frames: Buffer[] = [];
     const buffer = new PlayoutBuffer();
     const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame));
-    buffer.push('a', Buffer.alloc(100, 7));
+    buffer.source('a').push(Buffer.alloc(100, 7));
     pacer.pushed(100);
     expect(frames).toHaveLength(0);
     pacer.tick();
@@ -296,14 +296,15 @@ describe('catch-up after a longer lateness', () => {
   it('forgets what a silence lost on clear', () => {
     // A stall; a clear comes just before the late frames: nothing is given back for it.
     const { perInterval } = drive(300, (t) => (t >= 50 && t < 56 ? 0 : t === 56 ? 7 : 1), (buffer, pacer) => {
-      const push = buffer.push.bind(buffer);
+      const rt = buffer.source('rt');
+      const push = rt.push.bind(rt);
       let pushes = 0;
-      buffer.push = (source, pcm) => {
+      rt.push = (pcm) => {
         if (++pushes === 51) {
-          buffer.clear(source);
+          rt.clear();
           pacer.cleared();
         }
-        push(source, pcm);
+        push(pcm);
       };
     });
     expect(perInterval[56]).toBe(BURST_FRAMES + 1);
@@ -317,9 +318,9 @@ describe('catch-up after a longer lateness', () => {
     for (let t = 0; t < 300; t++) {
       const arriving = t >= 50 && t < 56 ? 0 : t === 56 ? 7 : 1;
       for (let k = 0; k < arriving; k++) {
-        buffer.push('rt', numbered(next));
+        buffer.source('rt').push(numbered(next));
         pacer.pushed(FRAME_BYTES);
-        buffer.mark('rt', `mark-${next}`);
+        buffer.source('rt').mark(`mark-${next}`);
         next++;
       }
       pacer.tick();

@@ -32,15 +32,15 @@ describe('PlayoutBuffer frames', () => {
     const buffer = new PlayoutBuffer();
     expect(buffer.nextFrame()).toBeNull();
     expect(buffer.isIdle()).toBe(true);
-    buffer.push('agent', Buffer.alloc(0));
+    buffer.source('agent').push(Buffer.alloc(0));
     expect(buffer.nextFrame()).toBeNull();
   });
 
   it('plays a source frame by frame and pads its tail with silence', () => {
     const buffer = new PlayoutBuffer();
     const audio = ramp(1000);
-    buffer.push('agent', audio);
-    expect(buffer.pendingBytes('agent')).toBe(1000);
+    buffer.source('agent').push(audio);
+    expect(buffer.source('agent').pendingBytes()).toBe(1000);
 
     const first = buffer.nextFrame();
     expect(first?.equals(audio.subarray(0, FRAME_BYTES))).toBe(true);
@@ -57,7 +57,7 @@ describe('PlayoutBuffer frames', () => {
 
   it('returns a new buffer each time', () => {
     const buffer = new PlayoutBuffer();
-    buffer.push('a', filled(640, 5));
+    buffer.source('a').push(filled(640, 5));
     const first = buffer.nextFrame();
     const second = buffer.nextFrame();
     expect(first).not.toBe(second);
@@ -66,8 +66,8 @@ describe('PlayoutBuffer frames', () => {
 
   it('mixes sources by summing, with saturation', () => {
     const buffer = new PlayoutBuffer();
-    buffer.push('a', Buffer.concat([filled(100, 30_000), filled(100, -30_000), filled(100, 1000)]));
-    buffer.push('b', Buffer.concat([filled(100, 30_000), filled(100, -30_000), filled(50, -3000)]));
+    buffer.source('a').push(Buffer.concat([filled(100, 30_000), filled(100, -30_000), filled(100, 1000)]));
+    buffer.source('b').push(Buffer.concat([filled(100, 30_000), filled(100, -30_000), filled(50, -3000)]));
     const frame = buffer.nextFrame()!;
     expect(frame.readInt16LE(0)).toBe(32767);
     expect(frame.readInt16LE(198)).toBe(32767);
@@ -80,12 +80,12 @@ describe('PlayoutBuffer frames', () => {
   it('keeps a partial sample until its second byte arrives', () => {
     const buffer = new PlayoutBuffer();
     const audio = ramp(FRAME_BYTES);
-    buffer.push('agent', audio.subarray(0, 3));
-    expect(buffer.pendingBytes('agent')).toBe(2);
-    buffer.push('agent', audio.subarray(3, 4));
-    buffer.push('agent', audio.subarray(4, 5));
-    buffer.push('agent', audio.subarray(5));
-    expect(buffer.pendingBytes('agent')).toBe(FRAME_BYTES);
+    buffer.source('agent').push(audio.subarray(0, 3));
+    expect(buffer.source('agent').pendingBytes()).toBe(2);
+    buffer.source('agent').push(audio.subarray(3, 4));
+    buffer.source('agent').push(audio.subarray(4, 5));
+    buffer.source('agent').push(audio.subarray(5));
+    expect(buffer.source('agent').pendingBytes()).toBe(FRAME_BYTES);
     expect(buffer.nextFrame()?.equals(audio)).toBe(true);
   });
 
@@ -97,9 +97,9 @@ describe('PlayoutBuffer frames', () => {
     for (let i = 0; i < 2000; i++) {
       const chunk = ramp(random(1500), i);
       pushed.push(chunk);
-      buffer.push('agent', chunk);
+      buffer.source('agent').push(chunk);
       // Pull only whole frames, so no padding is inserted in the middle.
-      while (buffer.pendingBytes('agent') >= FRAME_BYTES) played.push(buffer.nextFrame()!);
+      while (buffer.source('agent').pendingBytes() >= FRAME_BYTES) played.push(buffer.nextFrame()!);
     }
     const input = Buffer.concat(pushed);
     const whole = input.length - (input.length % FRAME_BYTES);
@@ -113,7 +113,7 @@ describe('PlayoutBuffer frames', () => {
     for (let i = 0; i < 300; i++) {
       const chunk = ramp(random(2000), i);
       pushed.push(chunk);
-      buffer.push('agent', chunk);
+      buffer.source('agent').push(chunk);
     }
     const input = Buffer.concat(pushed);
     const played: Buffer[] = [];
@@ -126,19 +126,19 @@ describe('PlayoutBuffer frames', () => {
 
   it('keeps sources independent', () => {
     const buffer = new PlayoutBuffer();
-    buffer.push('a', filled(640, 100));
-    buffer.push('b', filled(320, 7));
-    expect(buffer.pendingBytes('a')).toBe(1280);
-    expect(buffer.pendingBytes('b')).toBe(640);
+    buffer.source('a').push(filled(640, 100));
+    buffer.source('b').push(filled(320, 7));
+    expect(buffer.source('a').pendingBytes()).toBe(1280);
+    expect(buffer.source('b').pendingBytes()).toBe(640);
     expect(buffer.pendingBytes()).toBe(1920);
 
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(107);
-    buffer.clear('a');
-    expect(buffer.pendingBytes('a')).toBe(0);
+    buffer.source('a').clear();
+    expect(buffer.source('a').pendingBytes()).toBe(0);
     expect(buffer.nextFrame()).toBeNull();
 
-    buffer.push('b', filled(320, 9));
-    buffer.push('a', filled(320, 1));
+    buffer.source('b').push(filled(320, 9));
+    buffer.source('a').push(filled(320, 1));
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(10);
   });
 });
@@ -146,55 +146,55 @@ describe('PlayoutBuffer frames', () => {
 describe('PlayoutBuffer marks', () => {
   it('fires a mark once the audio before it has played, after the frame is built', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('agent', ramp(1000));
-    buffer.mark('agent', 'm1');
-    buffer.push('agent', ramp(640));
-    buffer.mark('agent', 'm2');
+    buffer.source('agent').push(ramp(1000));
+    buffer.source('agent').mark('m1');
+    buffer.source('agent').push(ramp(640));
+    buffer.source('agent').mark('m2');
     expect(fired).toEqual([]);
     buffer.nextFrame();
     expect(fired).toEqual([]);
     buffer.nextFrame();
     expect(fired).toEqual(['agent:m1']);
-    expect(buffer.pendingBytes('agent')).toBe(360);
+    expect(buffer.source('agent').pendingBytes()).toBe(360);
     buffer.nextFrame();
     expect(fired).toEqual(['agent:m1', 'agent:m2']);
   });
 
   it('fires a mark at once, synchronously, when its source has nothing pending', () => {
     const { buffer, fired } = withMarks();
-    buffer.mark('never-pushed', 'a');
+    buffer.source('never-pushed').mark('a');
     expect(fired).toEqual(['never-pushed:a']);
-    buffer.push('agent', ramp(640));
+    buffer.source('agent').push(ramp(640));
     buffer.nextFrame();
-    buffer.mark('agent', 'b');
+    buffer.source('agent').mark('b');
     expect(fired).toEqual(['never-pushed:a', 'agent:b']);
   });
 
   it('fires marks in order, including several at the same position', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('agent', ramp(100));
-    buffer.mark('agent', '1');
-    buffer.mark('agent', '2');
-    buffer.push('agent', ramp(100));
-    buffer.mark('agent', '3');
+    buffer.source('agent').push(ramp(100));
+    buffer.source('agent').mark('1');
+    buffer.source('agent').mark('2');
+    buffer.source('agent').push(ramp(100));
+    buffer.source('agent').mark('3');
     buffer.nextFrame();
     expect(fired).toEqual(['agent:1', 'agent:2', 'agent:3']);
   });
 
   it('does not wait for a partial sample', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('agent', ramp(641));
-    buffer.mark('agent', 'm');
+    buffer.source('agent').push(ramp(641));
+    buffer.source('agent').mark('m');
     buffer.nextFrame();
     expect(fired).toEqual(['agent:m']);
   });
 
   it('waits only for its own source', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('a', ramp(640 * 3));
-    buffer.push('b', ramp(10));
-    buffer.mark('b', 'mb');
-    buffer.mark('a', 'ma');
+    buffer.source('a').push(ramp(640 * 3));
+    buffer.source('b').push(ramp(10));
+    buffer.source('b').mark('mb');
+    buffer.source('a').mark('ma');
     buffer.nextFrame();
     expect(fired).toEqual(['b:mb']);
     buffer.nextFrame();
@@ -204,34 +204,34 @@ describe('PlayoutBuffer marks', () => {
 
   it('clear drops unplayed audio and echoes pending marks at once', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('agent', ramp(2000));
-    buffer.mark('agent', 'x');
-    buffer.push('agent', ramp(2001));
-    buffer.mark('agent', 'y');
-    buffer.push('other', filled(640, 3));
-    buffer.mark('other', 'z');
+    buffer.source('agent').push(ramp(2000));
+    buffer.source('agent').mark('x');
+    buffer.source('agent').push(ramp(2001));
+    buffer.source('agent').mark('y');
+    buffer.source('other').push(filled(640, 3));
+    buffer.source('other').mark('z');
     buffer.nextFrame();
-    buffer.clear('agent');
+    buffer.source('agent').clear();
     expect(fired).toEqual(['agent:x', 'agent:y']);
-    expect(buffer.pendingBytes('agent')).toBe(0);
+    expect(buffer.source('agent').pendingBytes()).toBe(0);
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(3);
     expect(fired).toEqual(['agent:x', 'agent:y', 'other:z']);
     expect(buffer.nextFrame()).toBeNull();
 
     // The dropped odd byte does not pair with the next push.
-    buffer.push('agent', filled(320, 42));
+    buffer.source('agent').push(filled(320, 42));
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(42);
   });
 
   it('removeSource echoes pending marks and forgets the source', () => {
     const { buffer, fired } = withMarks();
-    buffer.push('agent', ramp(700));
-    buffer.mark('agent', 'm');
-    buffer.removeSource('agent');
+    buffer.source('agent').push(ramp(700));
+    buffer.source('agent').mark('m');
+    buffer.source('agent').remove();
     expect(fired).toEqual(['agent:m']);
     expect(buffer.isIdle()).toBe(true);
-    buffer.removeSource('agent');
-    buffer.clear('unknown');
+    buffer.source('agent').remove();
+    buffer.source('unknown').clear();
     expect(fired).toEqual(['agent:m']);
   });
 
@@ -239,12 +239,32 @@ describe('PlayoutBuffer marks', () => {
     const fired: string[] = [];
     const buffer: PlayoutBuffer = new PlayoutBuffer((source, name) => {
       fired.push(name);
-      if (name === 'first') buffer.push(source, filled(320, 8));
+      if (name === 'first') buffer.source(source).push(filled(320, 8));
     });
-    buffer.push('agent', filled(320, 1));
-    buffer.mark('agent', 'first');
+    buffer.source('agent').push(filled(320, 1));
+    buffer.source('agent').mark('first');
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(1);
     expect(buffer.nextFrame()?.readInt16LE(0)).toBe(8);
     expect(fired).toEqual(['first']);
+  });
+});
+
+describe('PlayoutBuffer totals', () => {
+  it('keeps its queued total equal to what its sources hold, through pushes of any length, frames, clears and removals', () => {
+    const next = lcg(7);
+    const buffer = new PlayoutBuffer();
+    const ids = ['a', 'b', 'c'];
+    for (let step = 0; step < 2000; step++) {
+      const id = ids[next(ids.length)]!;
+      const op = next(10);
+      if (op < 5) buffer.source(id).push(ramp(1 + next(1500), step));
+      else if (op < 8) buffer.nextFrame();
+      else if (op < 9) buffer.source(id).clear();
+      else buffer.source(id).remove();
+      const held = ids.reduce((sum, s) => sum + buffer.source(s).pendingBytes(), 0);
+      expect(buffer.pendingBytes()).toBe(held);
+      expect(buffer.isIdle()).toBe(held === 0);
+      expect(buffer.wholeFrameReady()).toBe(held > 0 && ids.every((s) => [0, FRAME_BYTES].includes(Math.min(buffer.source(s).pendingBytes(), FRAME_BYTES))));
+    }
   });
 });

@@ -98,123 +98,185 @@ class SampleRing {
 /** A ring's memory: its own ArrayBuffer, so its Int16Array view starts at offset 0. */
 const ringBytes = (capacity: number): Buffer => Buffer.from(new ArrayBuffer(capacity));
 
-interface Source {
-  id: string;
-  ring: SampleRing;
+/**
+ * One source's queue in a call's play-out: what it pushed and has not played yet, and its marks.
+ * Its source holds it, so a push finds its queue without a lookup. The fields are the play-out
+ * buffer's to read; a source uses the methods.
+ */
+export class SourceQueue {
+  readonly ring = new SampleRing();
   /** First byte of a sample whose second byte has not arrived, or -1. */
-  oddByte: number;
+  oddByte = -1;
   /** Bytes of whole samples ever queued and ever played (or cleared). */
-  written: number;
-  played: number;
-  marks: { name: string; at: number }[];
+  written = 0;
+  played = 0;
+  marks: { name: string; at: number }[] = [];
+  /** Removed: what it is given now is dropped (the buffer no longer plays it). */
+  private removed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly buffer: PlayoutBuffer,
+  ) {}
+
+  push(pcm: Buffer): void {
+    if (pcm.length === 0 || this.removed) return;
+    let start = 0;
+    const before = this.written;
+    if (this.oddByte >= 0) {
+      this.ring.writePair(this.oddByte, pcm[0]!);
+      this.oddByte = -1;
+      this.written += 2;
+      start = 1;
+    }
+    const end = start + ((pcm.length - start) & ~1);
+    if (end > start) this.ring.write(pcm, start, end);
+    this.written += end - start;
+    this.buffer.queued += this.written - before;
+    if (end < pcm.length) this.oddByte = pcm[end]!;
+  }
+
+  /** Fires at once when nothing of this source is pending, else once the audio pushed before it has played. */
+  mark(name: string): void {
+    if (this.played >= this.written) this.buffer.markPlayed(this.id, name);
+    else this.marks.push({ name, at: this.written });
+  }
+
+  /** Drops the unplayed audio and fires the pending marks at once. */
+  clear(): void {
+    this.buffer.queued -= this.ring.size;
+    this.ring.reset();
+    this.oddByte = -1;
+    this.played = this.written;
+    const marks = this.marks;
+    this.marks = [];
+    for (const m of marks) this.buffer.markPlayed(this.id, m.name);
+  }
+
+  /** Like `clear`, and the buffer forgets the source. */
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    this.buffer.forget(this);
+    this.clear();
+  }
+
+  /** Bytes of whole samples queued and not yet played. */
+  pendingBytes(): number {
+    return this.ring.size;
+  }
+
+  /** Marks still waiting for their audio to play. */
+  pendingMarks(): number {
+    return this.marks.length;
+  }
 }
 
 /**
  * The per-call play-out buffer: one queue per source, mixed into one 640-byte frame per tick.
  *
  * Marks: a mark fires once every whole sample its source pushed before it has been played by
- * `nextFrame()` (after that frame is built), or been dropped by `clear`/`removeSource`. When
- * nothing of its source is pending, `mark()` fires it at once, synchronously. A lone trailing
- * byte (half a sample) is not pending audio: it waits for its other half and never delays a mark.
+ * `nextFrame()` (after that frame is built), or been dropped by `clear`/`remove`. When nothing of
+ * its source is pending, `mark()` fires it at once, synchronously. A lone trailing byte (half a
+ * sample) is not pending audio: it waits for its other half and never delays a mark.
  */
 export class PlayoutBuffer {
-  private readonly sources = new Map<string, Source>();
+  /** @internal Bytes queued by every source, kept by the queues: an idle call's tick reads one number. */
+  queued = 0;
+  private readonly sources = new Map<string, SourceQueue>();
   /** The same sources in an array: walked several times per frame, with no iterator to allocate. */
-  private readonly list: Source[] = [];
+  private readonly list: SourceQueue[] = [];
   private readonly acc = new Int32Array(FRAME_SAMPLES);
   /** The sources playing in the frame being built (reused: no array per tick). */
-  private readonly playing: (Source | undefined)[] = [];
+  private readonly playing: (SourceQueue | undefined)[] = [];
 
   constructor(private readonly onMark: MarkListener = () => {}) {}
 
-  push(source: string, pcm: Buffer): void {
-    if (pcm.length === 0) return;
-    const s = this.sourceFor(source);
-    let start = 0;
-    if (s.oddByte >= 0) {
-      s.ring.writePair(s.oddByte, pcm[0]!);
-      s.oddByte = -1;
-      s.written += 2;
-      start = 1;
+  /** The queue of the source `id`, made on first use. */
+  source(id: string): SourceQueue {
+    let s = this.sources.get(id);
+    if (!s) {
+      s = new SourceQueue(id, this);
+      this.sources.set(id, s);
+      this.list.push(s);
     }
-    const end = start + ((pcm.length - start) & ~1);
-    if (end > start) s.ring.write(pcm, start, end);
-    s.written += end - start;
-    if (end < pcm.length) s.oddByte = pcm[end]!;
+    return s;
   }
 
-  mark(source: string, name: string): void {
-    const s = this.sources.get(source);
-    if (!s || s.played >= s.written) this.onMark(source, name);
-    else s.marks.push({ name, at: s.written });
+  /** @internal A mark of `source` has played (or been cleared). */
+  markPlayed(source: string, name: string): void {
+    this.onMark(source, name);
   }
 
-  /** Drops the source's unplayed audio and fires its pending marks at once. */
-  clear(source: string): void {
-    const s = this.sources.get(source);
-    if (s) this.drop(source, s);
-  }
-
-  /** Like `clear`, and forgets the source. */
-  removeSource(source: string): void {
-    const s = this.sources.get(source);
-    if (!s) return;
-    this.sources.delete(source);
+  /** @internal Called by `SourceQueue.remove`. */
+  forget(s: SourceQueue): void {
+    if (this.sources.get(s.id) === s) this.sources.delete(s.id);
     const at = this.list.indexOf(s);
     if (at >= 0) this.list.splice(at, 1);
-    this.drop(source, s);
   }
 
   /** The mix of the next 20 ms of every source, or null when no source has audio. */
   nextFrame(): Buffer | null {
-    let count = 0;
+    if (this.queued === 0) return null;
     const list = this.list;
-    for (let i = 0; i < list.length; i++) if (list[i]!.ring.size > 0) this.playing[count++] = list[i];
-    return this.play(count);
+    let alone: SourceQueue | undefined;
+    let count = 0;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      if (s.ring.size === 0) continue;
+      if (count === 0) alone = s;
+      count += 1;
+    }
+    if (count === 1) return this.playAlone(alone!);
+    for (let i = 0, n = 0; i < list.length; i++) if (list[i]!.ring.size > 0) this.playing[n++] = list[i];
+    return this.mix(count);
   }
 
   /** True when some source has audio and every source that has any has a whole frame: a frame of nobody's silence. */
   wholeFrameReady(): boolean {
-    let any = false;
+    if (this.queued === 0) return false;
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
       const size = list[i]!.ring.size;
-      if (size === 0) continue;
-      if (size < FRAME_BYTES) return false;
-      any = true;
+      if (size !== 0 && size < FRAME_BYTES) return false;
     }
-    return any;
+    return true;
   }
 
-  /** Plays the next 20 ms of `this.playing[0..count)` into a new frame, then fires the marks it reached. */
-  private play(count: number): Buffer | null {
-    if (count === 0) return null;
-    const playing = this.playing;
-    let frame: Buffer;
-    if (count === 1) {
-      // One source alone: its bytes are the frame.
-      const s = playing[0]!;
-      const bytes = Math.min(s.ring.size, FRAME_BYTES);
-      frame = Buffer.allocUnsafe(FRAME_BYTES);
-      s.ring.copyOut(frame, bytes);
-      if (bytes < FRAME_BYTES) frame.fill(0, bytes);
-      s.played += bytes;
-    } else {
-      const acc = this.acc;
-      acc.fill(0);
-      for (let i = 0; i < count; i++) {
-        const s = playing[i]!;
-        const bytes = Math.min(s.ring.size, FRAME_BYTES);
-        s.ring.mixInto(acc, bytes);
-        s.played += bytes;
-      }
-      const out = newSamples(FRAME_SAMPLES);
-      for (let k = 0; k < FRAME_SAMPLES; k++) {
-        const v = acc[k]!;
-        out.samples[k] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-      }
-      frame = finishSamples(out.bytes);
+  /** One source alone: its next 20 ms are the frame (padded with silence), then the marks it reached fire. */
+  private playAlone(s: SourceQueue): Buffer {
+    const bytes = Math.min(s.ring.size, FRAME_BYTES);
+    const frame = Buffer.allocUnsafe(FRAME_BYTES);
+    s.ring.copyOut(frame, bytes);
+    if (bytes < FRAME_BYTES) frame.fill(0, bytes);
+    s.played += bytes;
+    this.queued -= bytes;
+    if (s.marks.length > 0 && s.marks[0]!.at <= s.played) {
+      const due: string[] = [];
+      while (s.marks.length > 0 && s.marks[0]!.at <= s.played) due.push(s.marks.shift()!.name);
+      for (const name of due) this.onMark(s.id, name);
     }
+    return frame;
+  }
+
+  /** Mixes the next 20 ms of `this.playing[0..count)` into a new frame, then fires the marks it reached. */
+  private mix(count: number): Buffer {
+    const playing = this.playing;
+    const acc = this.acc;
+    acc.fill(0);
+    for (let i = 0; i < count; i++) {
+      const s = playing[i]!;
+      const bytes = Math.min(s.ring.size, FRAME_BYTES);
+      s.ring.mixInto(acc, bytes);
+      s.played += bytes;
+      this.queued -= bytes;
+    }
+    const out = newSamples(FRAME_SAMPLES);
+    for (let k = 0; k < FRAME_SAMPLES; k++) {
+      const v = acc[k]!;
+      out.samples[k] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+    }
+    const frame = finishSamples(out.bytes);
     let due: [string, string][] | undefined;
     for (let i = 0; i < count; i++) {
       const s = playing[i]!;
@@ -225,43 +287,12 @@ export class PlayoutBuffer {
     return frame;
   }
 
-  /** Bytes of whole samples queued and not yet played, for one source or all. */
-  pendingBytes(source?: string): number {
-    if (source !== undefined) return this.sources.get(source)?.ring.size ?? 0;
-    let total = 0;
-    const list = this.list;
-    for (let i = 0; i < list.length; i++) total += list[i]!.ring.size;
-    return total;
-  }
-
-  /** Marks of a source still waiting for their audio to play. */
-  pendingMarks(source: string): number {
-    return this.sources.get(source)?.marks.length ?? 0;
+  /** Bytes of whole samples queued and not yet played, of every source. */
+  pendingBytes(): number {
+    return this.queued;
   }
 
   isIdle(): boolean {
-    const list = this.list;
-    for (let i = 0; i < list.length; i++) if (list[i]!.ring.size > 0) return false;
-    return true;
-  }
-
-  private sourceFor(id: string): Source {
-    let s = this.sources.get(id);
-    if (!s) {
-      s = { id, ring: new SampleRing(), oddByte: -1, written: 0, played: 0, marks: [] };
-      this.sources.set(id, s);
-      this.list.push(s);
-    }
-    return s;
-  }
-
-  private drop(id: string, s: Source): void {
-    s.ring.reset();
-
-    s.oddByte = -1;
-    s.played = s.written;
-    const marks = s.marks;
-    s.marks = [];
-    for (const m of marks) this.onMark(id, m.name);
+    return this.queued === 0;
   }
 }

@@ -6,7 +6,7 @@ describe('CallAudio', () => {
   it('drops what a source sends past two minutes of unplayed audio, and says so once per overflow', () => {
     const sent: Buffer[] = [];
     const drops = new AudioDrops();
-    const audio = new CallAudio('call_x', 'phone-x', (frame) => sent.push(frame) > 0, drops);
+    const audio = new CallAudio('call_x', 'phone-x', { send: (frame) => sent.push(frame) > 0 }, drops);
     let overflows = 0;
     const source = audio.source('agent', { overflow: () => overflows++ });
     const chunk = Buffer.alloc(64_000, 1);
@@ -28,7 +28,7 @@ describe('CallAudio', () => {
   });
 
   it('leaves other sources alone when one overflows', () => {
-    const audio = new CallAudio('call_y', 'phone-y', () => true, new AudioDrops());
+    const audio = new CallAudio('call_y', 'phone-y', { send: () => true }, new AudioDrops());
     const greedy = audio.source('greedy');
     const polite = audio.source('polite');
     greedy.push(Buffer.alloc(MAX_QUEUED_BYTES));
@@ -40,7 +40,7 @@ describe('CallAudio', () => {
   it('counts the frames it could not pass on: to a listener whose socket is gone, to a phone that is gone', () => {
     const drops = new AudioDrops();
     let phoneThere = true;
-    const audio = new CallAudio('call_z', 'phone-z', () => phoneThere, drops);
+    const audio = new CallAudio('call_z', 'phone-z', { send: () => phoneThere }, drops);
     const heard: Buffer[] = [];
     audio.listen((frame) => void heard.push(frame));
     let open = true;
@@ -65,7 +65,7 @@ describe('CallAudio', () => {
   });
 
   it('refuses a mark past the bound of its queued audio, saying how many wait for how much, and keeps the ones it has', () => {
-    const audio = new CallAudio('call_m', 'phone-m', () => true, new AudioDrops());
+    const audio = new CallAudio('call_m', 'phone-m', { send: () => true }, new AudioDrops());
     const played: string[] = [];
     const source = audio.source('agent', { markPlayed: (name) => played.push(name) });
     source.push(Buffer.alloc(FRAME_BYTES));
@@ -82,7 +82,7 @@ describe('CallAudio', () => {
 
   it('relays a real-time source to the phone as its frames come once the clock has ticked, and counts every frame', () => {
     const sent: number[] = [];
-    const audio = new CallAudio('call_c', 'phone-c', (frame) => sent.push(frame[0]!) > 0, new AudioDrops());
+    const audio = new CallAudio('call_c', 'phone-c', { send: (frame) => sent.push(frame[0]!) > 0 }, new AudioDrops());
     const source = audio.source('echo');
     for (let t = 0; t < 5; t++) audio.tick();
     for (let n = 0; n < 100; n++) {

@@ -1,4 +1,4 @@
-import { BYTES_PER_SAMPLE, PlayoutBuffer, PlayoutPacer, SAMPLE_RATE, type AudioDrops } from '../audio/index.js';
+import { BYTES_PER_SAMPLE, PlayoutBuffer, PlayoutPacer, SAMPLE_RATE, type AudioDrops, type SourceQueue } from '../audio/index.js';
 
 /** Hears each frame of the remote party; returns false when it could not pass the frame on (its socket is gone). */
 export type FrameListener = (frame: Buffer) => boolean | void;
@@ -63,7 +63,8 @@ export interface PlayoutSource {
  * play-out buffer is its own: nobody else reads it.
  */
 export class CallAudio {
-  private readonly listeners = new Set<FrameListener>();
+  /** Replaced, never changed in place, so a frame can be handed round while listeners come and go. */
+  private listeners: readonly FrameListener[] = [];
   private readonly sourceEvents = new Map<string, SourceEvents>();
   private readonly playout = new PlayoutBuffer((source, name) => this.sourceEvents.get(source)?.markPlayed?.(name));
   private readonly pacer = new PlayoutPacer(this.playout, (frame) => this.send(frame));
@@ -74,7 +75,8 @@ export class CallAudio {
   constructor(
     readonly callId: string,
     readonly deviceId: string,
-    private readonly sendToPhone: (frame: Buffer) => boolean,
+    /** The phone's audio port: sends to whatever socket the phone has now; false when it has none. */
+    private readonly phone: { send(frame: Buffer): boolean },
     private readonly drops: AudioDrops,
   ) {}
 
@@ -86,7 +88,8 @@ export class CallAudio {
   fromPhone(frame: Buffer): void {
     this.lastFrameAt = performance.now();
     this.framesIn += 1;
-    for (const listener of this.listeners) if (listener(frame) === false) this.drops.consumerGone += 1;
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) if (listeners[i]!(frame) === false) this.drops.consumerGone += 1;
   }
 
   /** The phone is not sending any more (its socket closed, or the call was put on hold): no waiting out the window. */
@@ -95,45 +98,16 @@ export class CallAudio {
   }
 
   listen(listener: FrameListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   /** Registers a play-out source under an id of its own. */
   source(id: string, events: SourceEvents = {}): PlayoutSource {
     this.sourceEvents.set(id, events);
-    const playout = this.playout;
-    let overflowed = false;
-    return {
-      push: (pcm) => {
-        if (playout.pendingBytes(id) + pcm.length > MAX_QUEUED_BYTES) {
-          this.drops.queueFullBytes += pcm.length;
-          if (!overflowed) events.overflow?.();
-          overflowed = true;
-          return;
-        }
-        overflowed = false;
-        playout.push(id, pcm);
-        this.pacer.pushed(pcm.length);
-      },
-      mark: (name) => {
-        const waiting = playout.pendingMarks(id);
-        const queuedBytes = playout.pendingBytes(id);
-        if (waiting >= maxPendingMarks(queuedBytes)) return { waiting, queuedBytes };
-        playout.mark(id, name);
-        return null;
-      },
-      clear: () => {
-        playout.clear(id);
-        this.pacer.cleared();
-      },
-      remove: () => {
-        playout.removeSource(id);
-        this.pacer.cleared();
-        this.sourceEvents.delete(id);
-      },
-      queuedBytes: () => playout.pendingBytes(id),
-    };
+    return new CallAudioSource(this.playout.source(id), this.pacer, this.drops, events, () => this.sourceEvents.delete(id));
   }
 
   /** One tick of the frame clock: the pacer sends what is due (audio/pacer.ts); nothing is sent while idle. */
@@ -142,7 +116,59 @@ export class CallAudio {
   }
 
   private send(frame: Buffer): void {
-    if (this.sendToPhone(frame)) this.framesOut += 1;
+    if (this.phone.send(frame)) this.framesOut += 1;
     else this.drops.phoneGone += 1;
+  }
+}
+
+/** One source's way into the call: it holds its own queue, so nothing is looked up per push. */
+class CallAudioSource implements PlayoutSource {
+  private overflowed = false;
+  private removed = false;
+
+  constructor(
+    private readonly queue: SourceQueue,
+    private readonly pacer: PlayoutPacer,
+    private readonly drops: AudioDrops,
+    private readonly events: SourceEvents,
+    private readonly forget: () => void,
+  ) {}
+
+  push(pcm: Buffer): void {
+    if (this.removed) return;
+    if (this.queue.pendingBytes() + pcm.length > MAX_QUEUED_BYTES) {
+      this.drops.queueFullBytes += pcm.length;
+      if (!this.overflowed) this.events.overflow?.();
+      this.overflowed = true;
+      return;
+    }
+    this.overflowed = false;
+    this.queue.push(pcm);
+    this.pacer.pushed(pcm.length);
+  }
+
+  mark(name: string): MarksFull | null {
+    const waiting = this.queue.pendingMarks();
+    const queuedBytes = this.queue.pendingBytes();
+    if (waiting >= maxPendingMarks(queuedBytes)) return { waiting, queuedBytes };
+    this.queue.mark(name);
+    return null;
+  }
+
+  clear(): void {
+    this.queue.clear();
+    this.pacer.cleared();
+  }
+
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    this.queue.remove();
+    this.pacer.cleared();
+    this.forget();
+  }
+
+  queuedBytes(): number {
+    return this.queue.pendingBytes();
   }
 }

@@ -3,15 +3,21 @@ import { FRAME_MS, FrameClock, type AudioDrops } from '../audio/index.js';
 import type { Call, CallChange, CallService } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
 import type { Logger } from '../log.js';
-import type { PhoneHub } from '../phones/index.js';
+import type { PhoneAudioPort, PhoneHub } from '../phones/index.js';
 import { CallAudio } from './call-audio.js';
 
+/**
+ * Ticks of the shared clock per frame. Each call ticks on one of them, so what calls send at their
+ * ticks (audio that waited for a token: a sentence sent at once) leaves in groups spread over the
+ * 20 ms. Two phases cost less CPU at 100 calls (fewer wake-ups), but did no better where it counts,
+ * near the largest N (docs/performance.md, "Fewer steps per frame"): four stay.
+ */
 const PHASES = 4;
 
 /**
- * Owns the CallAudio of every call that is active or held, takes the phones' frames straight from
- * the phone hub and routes them by phone, and drives every play-out from one shared drift-free
- * clock. `started` is where everything that uses a call's audio (agent streams, the assistant,
+ * Owns the CallAudio of every call that is active or held, makes it the receiver of its phone's
+ * audio port (the phone's frames go straight from its socket to it), and drives every play-out
+ * from one shared drift-free clock. `started` is where everything that uses a call's audio (agent streams, the assistant,
  * media sockets) attaches; `ended` is where it lets go.
  */
 export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ended: [CallAudio, Call] }> {
@@ -20,7 +26,8 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   private unsubscribeClock: (() => void) | undefined;
   /** The calls playing on each phase of the clock. */
   private readonly phases: Set<CallAudio>[] = Array.from({ length: PHASES }, () => new Set());
-  private readonly phaseOf = new Map<CallAudio, Set<CallAudio>>();
+  /** Where each call's audio is placed: its phase of the clock and its phone's audio port. */
+  private readonly placed = new Map<CallAudio, { phase: Set<CallAudio>; port: PhoneAudioPort }>();
   private nextPhase = 0;
   /** Frames of the calls whose audio has ended; the live calls' own counts are added when read. */
   private readonly endedFrames = { in: 0, out: 0 };
@@ -29,8 +36,7 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     private readonly o: { calls: CallService; hub: PhoneHub; log: Logger; drops: AudioDrops; clock?: FrameClock },
   ) {
     super();
-    // The clock ticks PHASES times per frame and each call plays on one of those phases, so the
-    // frames of many calls leave in small groups spread over the 20 ms instead of one burst.
+    // The clock ticks PHASES times per frame; each call plays on one of those phases (see PHASES).
     this.clock =
       o.clock ??
       new FrameClock({
@@ -39,11 +45,6 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
         burst: 5 * PHASES,
         onError: (err) => o.log.error({ err }, 'play-out tick failed'),
       });
-    o.hub.routeAudio((deviceId, frame) => {
-      const audio = this.byDevice.get(deviceId);
-      if (audio) audio.fromPhone(frame);
-      else o.drops.noCallFrames += 1;
-    });
     o.calls.on('change', (change) => this.onChange(change));
     // A call taken over from another node (or from before a restart) gets its audio here. One whose
     // phone moved to another node goes on there: here its audio ends as if the call had.
@@ -91,10 +92,13 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
   private onChange({ call }: CallChange): void {
     const existing = this.byCall.get(call.id);
     if ((call.state === 'active' || call.state === 'held') && !existing) {
-      const audio = new CallAudio(call.id, call.deviceId, (frame) => this.o.hub.sendAudio(call.deviceId, frame), this.o.drops);
+      const port = this.o.hub.audioPort(call.deviceId);
+      const audio = new CallAudio(call.id, call.deviceId, port, this.o.drops);
+      // The phone's frames go straight from its socket to this call's audio (the latest call's, when it has two).
+      port.receiver = audio;
       const phase = this.phases[this.nextPhase]!;
       phase.add(audio);
-      this.phaseOf.set(audio, phase);
+      this.placed.set(audio, { phase, port });
       this.nextPhase = (this.nextPhase + 1) % PHASES;
       this.byCall.set(call.id, audio);
       this.byDevice.set(call.deviceId, audio);
@@ -106,8 +110,10 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       existing.stopStreaming();
     } else if (existing && isFinal(call.state)) {
       this.byCall.delete(call.id);
-      this.phaseOf.get(existing)?.delete(existing);
-      this.phaseOf.delete(existing);
+      const placed = this.placed.get(existing);
+      this.placed.delete(existing);
+      placed?.phase.delete(existing);
+      if (placed?.port.receiver === existing) placed.port.receiver = undefined;
       this.endedFrames.in += existing.framesIn;
       this.endedFrames.out += existing.framesOut;
       if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);

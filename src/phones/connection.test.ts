@@ -37,7 +37,7 @@ async function blockedConnection(): Promise<{ client: WebSocket; server: WebSock
         applied.push(message.type === 'health' ? String(message.health.carrier) : message.type);
         if (waiting && applied.length >= waiting.count) waiting.resolve();
       },
-      onAudio: () => undefined,
+      audio: { fromPhone: () => undefined },
       onClose: () => undefined,
       onSeen: () => undefined,
     },

@@ -4,12 +4,14 @@ import type { WebSocket } from 'ws';
 import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
-import { closeTooSlow, Heartbeat, holdForTurn, type PingTimings } from '../socket-guard.js';
+import type { PhoneFrameReceiver } from './audio-port.js';
+import { closeTooSlow, Heartbeat, HeldWrites, type PingTimings } from '../socket-guard.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
   onMessage(message: Exclude<PhoneMessage, { type: 'ack' }>): Promise<void>;
-  onAudio(frame: Buffer): void;
+  /** Where the phone's audio frames go (its PhoneAudioPort). */
+  audio: PhoneFrameReceiver;
   onClose(code: number): void;
   onSeen(): void;
   /** A pong came back: the round trip of the ping. */
@@ -65,17 +67,20 @@ export class PhoneConnection {
   private queued = 0;
   private reading: 'flowing' | 'paused' = 'flowing';
   private readonly heartbeat: Heartbeat;
+  /** What the gateway writes to the phone leaves at the end of each turn. */
+  private readonly writes: HeldWrites;
 
   constructor(
     readonly deviceId: string,
     readonly socket: WebSocket,
-    /** The TCP socket under `socket`: what the gateway writes to it leaves at the end of each turn. */
-    private readonly transport: Writable,
+    /** The TCP socket under `socket`. */
+    transport: Writable,
     private readonly log: Logger,
     private readonly handlers: ConnectionHandlers,
     ping: PingTimings,
     private readonly drops: AudioDrops,
   ) {
+    this.writes = new HeldWrites(transport);
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     // A phone may ping too (to notice a gateway that is gone); its pings show it is there.
     socket.on('ping', () => this.seen());
@@ -120,7 +125,7 @@ export class PhoneConnection {
    */
   private write(data: string | Buffer): void {
     if (!this.open) return;
-    const unsent = holdForTurn(this.transport);
+    const unsent = this.writes.hold();
     if (unsent > MAX_BUFFERED_BYTES) {
       this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
       closeTooSlow(this.socket, 'too slow: more than 1 MiB unread');
@@ -168,7 +173,7 @@ export class PhoneConnection {
   private receive(data: Buffer, isBinary: boolean): void {
     this.seen();
     if (isBinary) {
-      if (data.length === FRAME_BYTES) this.handlers.onAudio(data);
+      if (data.length === FRAME_BYTES) this.handlers.audio.fromPhone(data);
       else this.badFrame(data.length);
       return;
     }

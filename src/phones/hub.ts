@@ -7,6 +7,7 @@ import { credentialFrom } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { PingTimings } from '../socket-guard.js';
+import { PhoneAudioPort } from './audio-port.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
 import { CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
@@ -49,7 +50,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
   private readonly connections = new Map<string, PhoneConnection>();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private sink: PhoneEventSink | undefined;
-  private audioRoute: ((deviceId: string, frame: Buffer) => void) | undefined;
+  /** Each phone's call audio, kept across its reconnections (see PhoneAudioPort). */
+  private readonly ports = new Map<string, PhoneAudioPort>();
   private readonly lastPersisted = new Map<string, number>();
   /** Several gateways: each connection's presence row being written, so that its removal waits for it. */
   private readonly holds = new WeakMap<PhoneConnection, Promise<void>>();
@@ -65,9 +67,19 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     this.sink = sink;
   }
 
-  /** Where the phones' audio frames go (the media router): straight there, not through the call domain. Set once at composition. */
-  routeAudio(route: (deviceId: string, frame: Buffer) => void): void {
-    this.audioRoute = route;
+  /**
+   * The phone's call audio, both ways: the media router holds it while a call's audio is live and
+   * sets itself as its receiver. Frames go straight from the phone's socket to it, not through the
+   * call domain, and it always speaks to the phone's current socket.
+   */
+  audioPort(deviceId: string): PhoneAudioPort {
+    let port = this.ports.get(deviceId);
+    if (!port) {
+      port = new PhoneAudioPort(deviceId, this.options.drops);
+      port.connection = this.connections.get(deviceId);
+      this.ports.set(deviceId, port);
+    }
+    return port;
   }
 
   connected(deviceId: string): boolean {
@@ -109,6 +121,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       this.connections.delete(deviceId);
       previous.close(CLOSE_REPLACED, 'replaced by a newer connection');
     }
+    const port = this.audioPort(deviceId);
     const connection: PhoneConnection = new PhoneConnection(
       deviceId,
       ws,
@@ -116,7 +129,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       log,
       {
         onMessage: (message) => this.handle(connection, message),
-        onAudio: (frame) => this.audioRoute?.(deviceId, frame),
+        audio: port,
         onSeen: () => this.persistSeen(connection, false),
         onLatency: (rttMs) => {
           this.emit('latency', deviceId, rttMs);
@@ -142,6 +155,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
               if (this.leaving.get(deviceId) === left) this.leaving.delete(deviceId);
             });
           }
+          if (port.connection === connection) port.connection = undefined;
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
             this.sink?.onDisconnected(deviceId);
@@ -153,6 +167,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       this.options.drops,
     );
     this.connections.set(deviceId, connection);
+    port.connection = connection;
     log.info({ deviceId }, 'phone connected');
     this.emit('device', deviceId);
   }
@@ -218,6 +233,8 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     if (!connection || connection.id === connectionId) return;
     this.options.log.info({ deviceId }, 'phone connected to another node; closing its older socket here');
     this.connections.delete(deviceId);
+    const port = this.ports.get(deviceId);
+    if (port?.connection === connection) port.connection = undefined;
     connection.close(CLOSE_REPLACED, 'replaced by a newer connection');
     this.sink?.onDisconnected(deviceId);
     this.emit('device', deviceId);
@@ -239,19 +256,13 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     }
   }
 
-  sendAudio(deviceId: string, frame: Buffer): boolean {
-    const connection = this.connections.get(deviceId);
-    if (!connection?.open) return false;
-    connection.sendAudio(frame);
-    return true;
-  }
-
   disconnect(deviceId: string, code: number, reason: string): void {
     this.connections.get(deviceId)?.close(code, reason);
   }
 
   /** A removed phone: its socket is closed (4001) and listeners hear of it even if it was offline. */
   revoke(deviceId: string, reason: string): void {
+    this.ports.delete(deviceId);
     const connection = this.connections.get(deviceId);
     if (connection) connection.close(CLOSE_REVOKED, reason);
     else this.emit('device', deviceId);

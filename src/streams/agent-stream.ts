@@ -112,6 +112,8 @@ export class AgentStream {
 
   private opened(socket: WebSocket, transport: Duplex | undefined): void {
     if (this.life.state !== 'connecting') return;
+    // `ws` emits `upgrade` before `open`, always; without the TCP socket no write could be bounded.
+    if (!transport) return this.fail('the agent socket opened without an upgrade');
     const { call, config, codec } = this;
     const peer = new AudioPeer(socket, { ...this.ping, transport, maxBufferedBytes: codec.bytesPerSecond, onCutOff: (reason) => this.fail(`the agent ${reason}`) });
     for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, parameters: config.parameters })) peer.send(message);

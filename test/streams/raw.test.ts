@@ -76,6 +76,27 @@ describe('raw stream format', () => {
     expect(got.subarray(0, 640).equals(pcm.subarray(0, 640))).toBe(true);
   });
 
+  it('carries the call audio both ways over the phone\'s new socket after it reconnects mid-call', async () => {
+    const { g, phone, conn, call } = await liveRawCall(t, { audio: TONE, stampFrames: true });
+    await conn.frames(5);
+    conn.sendBinary(constantPcm(320 * 3, 400));
+    await phone.waitFor((s) => samples(s.receivedAudio()).includes(400), 5000);
+
+    // The network drops; the phone comes back on a new socket and its hello names the call.
+    const back = phone.waitFor('connected');
+    phone.dropSocket();
+    await back;
+    const seen = conn.binary.items.length;
+    // The frames the phone sends on its new socket reach the agent...
+    const after = await conn.frames(seen + 5);
+    const stamps = after.slice(seen).map((f) => readStamp(f)!.seq);
+    expect(stamps).toEqual([...stamps].sort((x, y) => x - y));
+    // ...and what the agent sends now is played on the new socket.
+    conn.sendBinary(constantPcm(320 * 3, -900));
+    await phone.waitFor((s) => samples(s.receivedAudio()).includes(-900), 5000);
+    expect((await g.api<{ call: { state: string } }>('GET', `/v1/calls/${call.id}`)).body.call.state).toBe('active');
+  });
+
   it('{type:"clear"} drops the audio not yet played', async () => {
     const { phone, conn } = await liveRawCall(t);
 
