@@ -22,7 +22,6 @@ const PHASES = 4;
  */
 export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ended: [CallAudio, Call] }> {
   private readonly byCall = new Map<string, CallAudio>();
-  private readonly byDevice = new Map<string, CallAudio>();
   private unsubscribeClock: (() => void) | undefined;
   /** The calls playing on each phase of the clock. */
   private readonly phases: Set<CallAudio>[] = Array.from({ length: PHASES }, () => new Set());
@@ -52,7 +51,9 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
     o.calls.on('released', (call) => this.onChange({ call: { ...call, state: 'ended' }, previousState: call.state }));
     // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
     o.hub.on('device', (deviceId) => {
-      if (!o.hub.connected(deviceId)) this.byDevice.get(deviceId)?.stopStreaming();
+      if (o.hub.connected(deviceId)) return;
+      // The call whose audio the phone's port carries (the latest, when the phone has two).
+      for (const [audio, { port }] of this.placed) if (port.deviceId === deviceId && port.receiver === audio) audio.stopStreaming();
     });
   }
 
@@ -101,7 +102,6 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       this.placed.set(audio, { phase, port });
       this.nextPhase = (this.nextPhase + 1) % PHASES;
       this.byCall.set(call.id, audio);
-      this.byDevice.set(call.deviceId, audio);
       this.unsubscribeClock ??= this.clock.subscribe(this.tick);
       this.o.log.debug({ callId: call.id, deviceId: call.deviceId }, 'call audio started');
       this.emit('started', audio, call);
@@ -116,7 +116,6 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
       if (placed?.port.receiver === existing) placed.port.receiver = undefined;
       this.endedFrames.in += existing.framesIn;
       this.endedFrames.out += existing.framesOut;
-      if (this.byDevice.get(call.deviceId) === existing) this.byDevice.delete(call.deviceId);
       if (this.byCall.size === 0) {
         this.unsubscribeClock?.();
         this.unsubscribeClock = undefined;
