@@ -31,9 +31,6 @@ export class PhoneAudioPort implements PhoneFrameReceiver {
 
   /** A frame to the phone; false when it has no open socket here (the frame is not sent). */
   send(frame: Buffer): boolean {
-    const connection = this.connection;
-    if (connection === undefined || !connection.open) return false;
-    connection.sendAudio(frame);
-    return true;
+    return this.connection?.sendAudio(frame) ?? false;
   }
 }

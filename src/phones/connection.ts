@@ -115,24 +115,27 @@ export class PhoneConnection {
     this.write(JSON.stringify(message));
   }
 
-  sendAudio(frame: Buffer): void {
-    this.write(frame);
+  /** False when the socket is no longer open (nothing was sent). */
+  sendAudio(frame: Buffer): boolean {
+    return this.write(frame);
   }
 
   /**
    * Every write is bounded: a phone that stops reading (while it floods the gateway, say) is closed
-   * once MAX_BUFFERED_BYTES wait for it, rather than at its next missed pong.
+   * once MAX_BUFFERED_BYTES wait for it, rather than at its next missed pong. False when the socket
+   * was not open.
    */
-  private write(data: string | Buffer): void {
-    if (!this.open) return;
+  private write(data: string | Buffer): boolean {
+    if (!this.open) return false;
     const unsent = this.writes.hold();
     if (unsent > MAX_BUFFERED_BYTES) {
       this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
       closeTooSlow(this.socket, 'too slow: more than 1 MiB unread');
-      return;
+      return true;
     }
     // ws sends a Buffer as binary and a string as text; no options object per frame.
     this.socket.send(data);
+    return true;
   }
 
   /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */
