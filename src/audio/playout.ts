@@ -112,7 +112,7 @@ export class SourceQueue {
   played = 0;
   marks: { name: string; at: number }[] = [];
   /** Removed: what it is given now is dropped (the buffer no longer plays it). */
-  private removed = false;
+  removed = false;
 
   constructor(
     readonly id: string,

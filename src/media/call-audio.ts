@@ -124,7 +124,6 @@ export class CallAudio {
 /** One source's way into the call: it holds its own queue, so nothing is looked up per push. */
 class CallAudioSource implements PlayoutSource {
   private overflowed = false;
-  private removed = false;
 
   constructor(
     private readonly queue: SourceQueue,
@@ -135,7 +134,7 @@ class CallAudioSource implements PlayoutSource {
   ) {}
 
   push(pcm: Buffer): void {
-    if (this.removed) return;
+    if (this.queue.removed) return;
     if (this.queue.pendingBytes() + pcm.length > MAX_QUEUED_BYTES) {
       this.drops.queueFullBytes += pcm.length;
       if (!this.overflowed) this.events.overflow?.();
@@ -161,8 +160,7 @@ class CallAudioSource implements PlayoutSource {
   }
 
   remove(): void {
-    if (this.removed) return;
-    this.removed = true;
+    if (this.queue.removed) return;
     this.queue.remove();
     this.pacer.cleared();
     this.forget();
