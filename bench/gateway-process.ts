@@ -18,6 +18,8 @@ const gateway = await startGateway({ config, ...(webhookTimeoutMs ? { timings: {
 // flag's test (a timer turns it on and off, not a clock read per frame).
 const PROBE_EVERY_MS = 5000;
 const PROBE_FOR_MS = 1000;
+const lastSent = new Map<string, number>();
+const deviations = createHistogram();
 let probing = false;
 const probeTimer = setInterval(() => {
   probing = true;
@@ -25,8 +27,6 @@ const probeTimer = setInterval(() => {
   setTimeout(() => (probing = false), PROBE_FOR_MS).unref();
 }, PROBE_EVERY_MS);
 probeTimer.unref();
-const lastSent = new Map<string, number>();
-const deviations = createHistogram();
 const send = PhoneAudioPort.prototype.send;
 PhoneAudioPort.prototype.send = function (this: PhoneAudioPort, frame: Buffer): boolean {
   if (probing) {
