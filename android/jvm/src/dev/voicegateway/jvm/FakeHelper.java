@@ -151,20 +151,30 @@ final class FakeHelper {
             synchronized (this) {
                 captures++;
             }
+            // As the phone's engine joins its thread: once stop() returns, no frame is on its way (a
+            // cancelled task may still be running, so each frame is made and handed over under the lock).
+            final Object lock = new Object();
+            final boolean[] stopped = new boolean[1];
             final ScheduledFuture<?> task = executor.scheduleAtFixedRate(new Runnable() {
                 private int sequence;
 
                 @Override
                 public void run() {
-                    byte[] frame = new byte[Protocol.FRAME_BYTES];
-                    source.fill(frame);
-                    if (stamp) ToneAudioPort.writeStamp(frame, sequence++);
-                    sink.onFrame(frame);
+                    synchronized (lock) {
+                        if (stopped[0]) return;
+                        byte[] frame = new byte[Protocol.FRAME_BYTES];
+                        source.fill(frame);
+                        if (stamp) ToneAudioPort.writeStamp(frame, sequence++);
+                        sink.onFrame(frame);
+                    }
                 }
             }, Protocol.FRAME_MS, Protocol.FRAME_MS, TimeUnit.MILLISECONDS);
             return new Running() {
                 @Override
                 public void stop() {
+                    synchronized (lock) {
+                        stopped[0] = true;
+                    }
                     task.cancel(false);
                 }
             };
