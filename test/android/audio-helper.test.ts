@@ -7,9 +7,10 @@ import { skipAndroid } from './support.js';
 
 /**
  * The bridge's timings for tests: a dead helper is noticed within a second, a new one found within
- * 200 ms; and a jitter buffer deep enough that a busy machine's stalls drop no frame of the path under test.
+ * 200 ms; and a jitter buffer and writers to and from the helper deep enough that a busy machine's
+ * stalls drop no frame of the path under test (the phone's bounds have tests of their own).
  */
-const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500, jitterMax: 100 };
+const FAST = { helperRetry: 200, helperPing: 300, helperTimeout: 500, jitterMax: 100, helperAudioWaiting: 50 };
 
 /**
  * The audio helper's bridge end to end on the host: the app's core on the JVM talks to a fake
@@ -66,7 +67,9 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
 
     const speech = rampPcm(16000); // one second, sent at once
     conn.sendBinary(speech);
-    await eventually(async () => (await phone.request('frames'))['frames'].audible as number, (n) => n >= 50, { timeoutMs: 15_000, what: 'one second in the sink' });
+    // The whole counters, so that a failure shows where frames went (received, played, injectDropped).
+    const counters = await eventually(async () => (await phone.request('frames'))['frames'] as { audible: number; injectDropped: number }, (f) => f.audible >= 50, { timeoutMs: 15_000, what: 'one second in the sink' });
+    expect(counters.injectDropped).toBe(0);
     const played = Buffer.from((await phone.request('recorded'))['audio'] as string, 'base64');
     expect(samples(played).filter((s) => s !== 0)).toEqual(samples(speech));
 

@@ -112,7 +112,8 @@ final class Control {
         return obj("sent", p.framesSent()).with("dropped", p.framesDropped()).with("received", p.framesReceived())
                 .with("malformed", p.framesMalformed()).with("underruns", p.underruns())
                 .with("played", main.played.framesPlayed()).with("audible", main.played.framesAudible())
-                .with("streaming", p.isStreaming());
+                .with("streaming", p.isStreaming())
+                .with("injectDropped", main.helperPort == null ? 0 : main.helperPort.framesDropped());
     }
 
     private ToneAudioPort tone() {

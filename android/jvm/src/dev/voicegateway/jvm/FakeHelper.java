@@ -7,6 +7,7 @@ import dev.voicegateway.core.audio.FrameAdapter;
 import dev.voicegateway.core.helper.CallAudioEngine;
 import dev.voicegateway.core.helper.HelperLink;
 import dev.voicegateway.core.helper.HelperService;
+import dev.voicegateway.core.helper.MessageWriter;
 import dev.voicegateway.core.helper.PeerPolicy;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
@@ -30,13 +31,19 @@ final class FakeHelper {
 
     private final Engine engine;
     private final Log log;
+    private final int audioWaitingFrames;
     private final TcpHelper.Endpoint endpoint;
     private final Gate gate = new Gate();
     private volatile CountDownLatch listening = new CountDownLatch(1);
     private HelperService service;
 
     FakeHelper(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log) {
-        this(new Engine(executor, sources, stamp, listenOnly), log, 0, APP_UID);
+        this(executor, sources, stamp, listenOnly, log, MessageWriter.MAX_AUDIO_WAITING);
+    }
+
+    /** @param audioWaitingFrames captured frames that may wait for the app before more are dropped */
+    FakeHelper(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log, int audioWaitingFrames) {
+        this(new Engine(executor, sources, stamp, listenOnly), log, 0, APP_UID, audioWaitingFrames);
     }
 
     /**
@@ -44,8 +51,13 @@ final class FakeHelper {
      * tell; {@link #APP_UID} is the app's), for tests of who may connect.
      */
     FakeHelper(Engine engine, Log log, int port, int peerUid) {
+        this(engine, log, port, peerUid, MessageWriter.MAX_AUDIO_WAITING);
+    }
+
+    private FakeHelper(Engine engine, Log log, int port, int peerUid, int audioWaitingFrames) {
         this.engine = engine;
         this.log = log;
+        this.audioWaitingFrames = audioWaitingFrames;
         this.endpoint = new TcpHelper.Endpoint(port, peerUid) {
             @Override
             public void listen() throws IOException {
@@ -68,7 +80,7 @@ final class FakeHelper {
         if (running()) return;
         gate.thaw();
         if (endpoint.port() != 0) HelperService.replaceRunning(TcpHelper.link(endpoint.port()), log);
-        final HelperService s = new HelperService(new PeerPolicy(APP_UID, "dev.voicegateway.app"), endpoint, engine, log);
+        final HelperService s = new HelperService(new PeerPolicy(APP_UID, "dev.voicegateway.app"), endpoint, engine, log, audioWaitingFrames);
         service = s;
         final CountDownLatch ready = new CountDownLatch(1);
         listening = ready;

@@ -79,7 +79,7 @@ public final class Main {
         this.tls = Tls.config(options.trust);
         if (options.helper != null) {
             tone = null;
-            helper = new FakeHelper(executor, sourceFactory(options), options.stamp, options.helper.equals("fake-listen-only"), log);
+            helper = new FakeHelper(executor, sourceFactory(options), options.stamp, options.helper.equals("fake-listen-only"), log, helperConfig.audioWaitingFrames);
             helper.start();
             helperPort = new HelperAudioPort(TcpHelper.link(helper.port()), storage, new ThreadClock("vg-helper", log), log, helperConfig);
             audio = helperPort;

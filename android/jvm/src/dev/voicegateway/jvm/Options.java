@@ -29,7 +29,7 @@ final class Options {
             + "                        loopback instead of the tone port: fake, or fake-listen-only\n"
             + "  --trust <pem>         trust this certificate (PEM) for https:// and wss:// besides the JVM's own\n"
             + "  --timings <list>      health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms,jitterMax=frames,\n"
-            + "                        helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms\n";
+            + "                        helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms,helperAudioWaiting=frames\n";
 
     String url;
     String code;

@@ -5,7 +5,9 @@ import dev.voicegateway.core.helper.HelperAudioPort;
 
 /**
  * --timings health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms and, for the audio
- * helper's bridge, helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms: shorter intervals for tests.
+ * helper's bridge, helperRetry=ms,helperPing=ms,helperTimeout=ms,helperHello=ms: shorter intervals for
+ * tests; jitterMax=frames and helperAudioWaiting=frames: deeper buffers, so that a busy machine's
+ * stalls drop no frame of the audio under test.
  */
 final class Timings {
     private Timings() {
@@ -34,6 +36,7 @@ final class Timings {
             else if (k.equals("helperPing")) h.pingIntervalMs = ms;
             else if (k.equals("helperTimeout")) h.pingTimeoutMs = ms;
             else if (k.equals("helperHello")) h.helloTimeoutMs = ms;
+            else if (k.equals("helperAudioWaiting")) h.audioWaitingFrames = (int) ms;
             else throw new IllegalArgumentException("--timings: unknown name " + k);
         }
         return c;

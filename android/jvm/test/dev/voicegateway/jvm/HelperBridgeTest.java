@@ -50,7 +50,8 @@ public class HelperBridgeTest {
     }
 
     private FakeHelper helper(boolean listenOnly) throws IOException {
-        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE);
+        // Writers deep enough that a busy machine's stall drops none of the frames compared bit for bit.
+        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE, 50);
         helpers.add(h);
         h.start();
         return h;
@@ -63,6 +64,7 @@ public class HelperBridgeTest {
         c.pingIntervalMs = 200;
         c.pingTimeoutMs = 1000;
         c.helloTimeoutMs = 2000;
+        c.audioWaitingFrames = 50;
         return c;
     }
 

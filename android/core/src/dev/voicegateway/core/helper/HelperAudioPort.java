@@ -31,6 +31,8 @@ public final class HelperAudioPort implements AudioPort {
         public long pingTimeoutMs = 3000;
         /** From connecting to the helper's CAPABILITIES. */
         public long helloTimeoutMs = 3000;
+        /** Frames to inject that may wait for the helper before more are dropped (MessageWriter). */
+        public int audioWaitingFrames = MessageWriter.MAX_AUDIO_WAITING;
     }
 
     /** Remembers that a helper ran here, and what it could do (state stopped, not pairing_required). */
@@ -257,7 +259,7 @@ public final class HelperAudioPort implements AudioPort {
                         }
                     });
                 }
-            });
+            }, config.audioWaitingFrames);
         } catch (IOException e) {
             failed(gen, "Cannot talk to the audio helper: " + e.getMessage());
             return;

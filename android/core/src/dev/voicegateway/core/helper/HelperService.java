@@ -25,12 +25,19 @@ public final class HelperService {
     private final HelperEndpoint endpoint;
     private final CallAudioEngine engine;
     private final Log log;
+    private final int audioWaitingFrames;
     private final List<Session> sessions = new ArrayList<Session>();
     private Session app;
     private volatile boolean stopping;
     private volatile String stopReason = "";
 
     public HelperService(PeerPolicy policy, HelperEndpoint endpoint, CallAudioEngine engine, Log log) {
+        this(policy, endpoint, engine, log, MessageWriter.MAX_AUDIO_WAITING);
+    }
+
+    /** @param audioWaitingFrames captured frames that may wait for the app before more are dropped (MessageWriter) */
+    public HelperService(PeerPolicy policy, HelperEndpoint endpoint, CallAudioEngine engine, Log log, int audioWaitingFrames) {
+        this.audioWaitingFrames = audioWaitingFrames;
         this.policy = policy;
         this.endpoint = endpoint;
         this.engine = engine;
@@ -162,7 +169,7 @@ public final class HelperService {
                     public void onWriteFailed(IOException error) {
                         end(false);
                     }
-                });
+                }, audioWaitingFrames);
                 if (role == PeerPolicy.Role.REFUSED) {
                     log.log(Log.WARN, "refused a connection from uid " + uid + " (only the app, uid " + policy.appUid() + ", and the shell may connect)", null);
                     refuse("uid " + uid + " may not use the audio helper");

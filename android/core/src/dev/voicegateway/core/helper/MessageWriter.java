@@ -7,8 +7,9 @@ import java.util.ArrayDeque;
 /**
  * Writes helper messages to one connection from a thread of its own, so that neither the capture
  * thread nor the app's core ever blocks on a peer that stopped reading. Bounded: an audio frame is
- * dropped (not queued) when {@link #MAX_AUDIO_WAITING} are already waiting, and a peer that lets
- * {@link #MAX_WAITING} messages pile up is given up on (the connection is closed).
+ * dropped (not queued) when {@link #MAX_AUDIO_WAITING} (or the bound it was given) are already
+ * waiting, and a peer that lets {@link #MAX_WAITING} messages pile up is given up on (the connection
+ * is closed).
  */
 public final class MessageWriter {
     public static final int MAX_AUDIO_WAITING = 5;
@@ -21,6 +22,7 @@ public final class MessageWriter {
 
     private final OutputStream out;
     private final Failure failure;
+    private final int maxAudioWaiting;
     private final ArrayDeque<HelperMessage> queue = new ArrayDeque<HelperMessage>();
     private int audioWaiting;
     private boolean closed;
@@ -28,8 +30,18 @@ public final class MessageWriter {
     private final Thread thread;
 
     public MessageWriter(OutputStream out, String name, Failure failure) {
+        this(out, name, failure, MAX_AUDIO_WAITING);
+    }
+
+    /**
+     * @param maxAudioWaiting audio frames that may wait before more are dropped (tests on busy
+     *     machines give more, so that a stall of this thread drops none of the audio under test)
+     */
+    public MessageWriter(OutputStream out, String name, Failure failure, int maxAudioWaiting) {
+        if (maxAudioWaiting < 1 || maxAudioWaiting >= MAX_WAITING) throw new IllegalArgumentException("bad audio bound " + maxAudioWaiting);
         this.out = out;
         this.failure = failure;
+        this.maxAudioWaiting = maxAudioWaiting;
         this.thread = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -46,7 +58,7 @@ public final class MessageWriter {
         synchronized (this) {
             if (closed) return false;
             if (m.type == HelperMessage.AUDIO) {
-                if (audioWaiting >= MAX_AUDIO_WAITING) {
+                if (audioWaiting >= maxAudioWaiting) {
                     audioDropped++;
                     return false;
                 }
@@ -67,7 +79,7 @@ public final class MessageWriter {
         return true;
     }
 
-    /** Frames not sent because {@link #MAX_AUDIO_WAITING} were already waiting. */
+    /** Frames not sent because the bound's worth were already waiting. */
     public synchronized long audioDropped() {
         return audioDropped;
     }
