@@ -149,10 +149,12 @@ describe('the phone socket /v1/phone', () => {
   it('drops a half-open phone once a ping goes unanswered for pongTimeoutMs, not a ping later', async () => {
     const g = await t.gateway({ timings: { pingIntervalMs: 150, pongTimeoutMs: 50 } });
     const creds = await pairCredentials(g);
-    // A phone whose connection silently drops everything: it never answers a ping.
-    const phone = await t.raw(g, creds.deviceToken, {}, { autoPong: false });
+    // A phone whose connection silently drops everything: it never answers a ping. Counted from the
+    // upgrade, since the gateway pings from then on, welcome or not.
+    const phone = await t.raw(g, creds.deviceToken, false, { autoPong: false });
     let pings = 0;
     phone.ws.on('ping', () => (pings += 1));
+    await phone.hello();
     const closed = await phone.closed;
     expect(closed.code).toBe(1006);
     expect(pings).toBe(1);
@@ -162,7 +164,8 @@ describe('the phone socket /v1/phone', () => {
   it('keeps a phone that answers late but within pongTimeoutMs', async () => {
     const g = await t.gateway({ timings: { pingIntervalMs: 40, pongTimeoutMs: 400 } });
     const creds = await pairCredentials(g);
-    const phone = await t.raw(g, creds.deviceToken, {}, { autoPong: false });
+    // Answered from the upgrade on: an unanswered first ping, before the welcome, would drop the phone.
+    const phone = await t.raw(g, creds.deviceToken, false, { autoPong: false });
     let pongs = 0;
     phone.ws.on('ping', (data) => {
       setTimeout(() => {
@@ -170,6 +173,7 @@ describe('the phone socket /v1/phone', () => {
         pongs += 1;
       }, 100);
     });
+    await phone.hello();
     await eventually(async () => pongs, (n) => n >= 3, { what: 'three late pongs' });
     const device = await getDevice(g, creds.deviceId);
     expect(device.connected).toBe(true);

@@ -203,12 +203,15 @@ export class RawPhone {
     const outcome = await openPhoneSocket(gateway, { authorization: `Bearer ${deviceToken}` }, options);
     if (!outcome.ok) throw new Error(`phone socket refused: ${outcome.status} ${JSON.stringify(outcome.body)}`);
     const phone = new RawPhone(outcome.ws);
-    if (hello !== false) {
-      const welcome = phone.next((m) => m.type === 'welcome');
-      phone.send({ type: 'hello', appVersion: 'raw-1', ...hello });
-      await welcome;
-    }
+    if (hello !== false) await phone.hello(hello);
     return phone;
+  }
+
+  /** Says hello and waits for the welcome (for a test that opened the socket with `hello` false). */
+  async hello(hello: Record<string, unknown> = {}): Promise<GatewayMessage> {
+    const welcome = this.next((m) => m.type === 'welcome');
+    this.send({ type: 'hello', appVersion: 'raw-1', ...hello });
+    return welcome;
   }
 
   get open(): boolean {

@@ -92,7 +92,9 @@ describe('back-pressure on the sockets that carry call audio', () => {
   });
 
   it('keeps an agent that answers its pings', async () => {
-    const { g, phone, conn, call } = await liveRawCall(t, {}, { timings: { audioPingIntervalMs: 20, pongTimeoutMs: 60 } });
+    // A ping every 20 ms, the next only once the last was answered; the deadline is long enough that a
+    // stall of the test's process (the pong waits unread, the deadline's timer runs first) is no miss.
+    const { g, phone, conn, call } = await liveRawCall(t, {}, { timings: { audioPingIntervalMs: 20, pongTimeoutMs: 1000 } });
     let pings = 0;
     conn.ws.on('ping', () => (pings += 1));
     await eventually(async () => pings, (n) => n >= 5, { what: 'five pings answered' });
