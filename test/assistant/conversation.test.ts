@@ -112,11 +112,13 @@ describe('the assistant on a call', () => {
     const heardBefore = r.phone.receivedAudio().length / 32;
     r.fake.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: 1200, item_id: 'item_caller_2' });
     const truncate = await r.fake.waitForEvent('conversation.item.truncate');
-    const heardAfter = r.phone.receivedAudio().length / 32;
     expect(truncate).toMatchObject({ item_id: 'item_long', content_index: 0 });
     const endMs = truncate.audio_end_ms as number;
     expect(endMs).toBeGreaterThanOrEqual(heardBefore - 25);
-    expect(endMs).toBeLessThanOrEqual(heardAfter + 100);
+    // What was written to the phone before the truncate reaches it (frames written in the same turn
+    // may arrive after the model's message does); nothing after the clear does, so a truncate past
+    // what the caller heard never comes within reach.
+    await r.phone.waitFor((s) => s.receivedAudio().length / 32 + 100 >= endMs, 2000);
     expect(endMs).toBeLessThan(2500);
 
     // More of the interrupted item is dropped; the caller hears nothing of it. The next item plays.

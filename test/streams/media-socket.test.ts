@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
+import { PHONE_BUFFER_FRAMES } from '../../src/audio/pacer.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { TEST_API_KEY, whileApiKeysAway } from '../helpers/gateway.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
@@ -122,7 +123,9 @@ describe('media WebSocket /v1/calls/{callId}/media', () => {
     expect(Math.max(...got)).toBe(2000);
     expect(got.every((v) => v === 2000 || v === 1000 || v === 0)).toBe(true);
     const mixedFrames = phone.received.frames - got.filter((v) => v !== 2000).length / 320;
-    expect(mixedFrames).toBeGreaterThanOrEqual(45);
+    // Mixed, but for the frames of the first push that a stall of the gateway may let go at once
+    // before the second is read (the pacer's most at once).
+    expect(mixedFrames).toBeGreaterThanOrEqual(50 - PHONE_BUFFER_FRAMES);
 
     phone.remoteHangup();
     for (const ws of [one, two]) {
