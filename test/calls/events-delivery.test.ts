@@ -221,7 +221,9 @@ describe('hello reconciles calls after a reconnect', () => {
   });
 
   it('the phone\'s own report of how the call ended, held in its outbox, still reaches the timeline after the reconcile', async () => {
-    const g = await t.gateway();
+    // The default window (the tests' 200 ms is shorter): a stall between the welcome and the report
+    // must not let the reconcile run first.
+    const g = await t.gateway({ timings: { reconcileDelayMs: 1000 } });
     const sim = await t.phone(g);
     const callId = await sim.ringIncoming('+4930562');
     await sim.disconnect();
@@ -282,7 +284,7 @@ describe('a phone that stays away', () => {
   });
 
   it('keeps the call when the phone is back within the grace period', async () => {
-    const g = await t.gateway({ timings: { phoneGraceMs: 400 } });
+    const g = await t.gateway({ timings: { phoneGraceMs: 1200 } });
     const back = await t.phone(g, { dial: { outcome: 'manual' } });
     const away = await t.phone(g, { reconnect: false });
     const placed = await g.api<{ call: Call }>('POST', '/v1/calls', { deviceId: back.deviceId, to: '+15557777' });

@@ -75,15 +75,16 @@ describe('incoming calls with incomingStreamUrl (rule 1)', () => {
   });
 
   it('does not answer a call the caller gave up on before the delay', async () => {
-    const g = await t.gateway({ timings: { incomingAutoStreamDelayMs: 200 } });
+    // A delay long enough that the hang-up is in before it runs out, however busy the machine.
+    const g = await t.gateway({ timings: { incomingAutoStreamDelayMs: 1000 } });
     const a = await agent(t);
     await setIncoming(g, { incomingStreamUrl: a.url });
     const phone = await t.phone(g);
     const callId = await phone.ringIncoming('+15550177');
     phone.remoteHangup();
     await callInState(g, callId, 'ended');
-    // Past the delay (a bounded poll of 400 ms): no answer, no agent connection.
-    const until = performance.now() + 400;
+    // Past the delay (a bounded poll of 1200 ms): no answer, no agent connection.
+    const until = performance.now() + 1200;
     await eventually(
       async () => phone.commands.length + a.count,
       (n) => n > 0 || performance.now() > until,
