@@ -141,7 +141,7 @@ describe('the assistant on a call', () => {
     await callInState(r.gateway, callId, 'ended');
     // All 400 ms of the goodbye reached the phone before the hangup.
     expect(r.phone.receivedAudio().length).toBeGreaterThanOrEqual(400 * 32 - 640);
-    const info = await agentInfo(r.gateway, callId);
+    const info = await eventually(() => agentInfo(r.gateway, callId), (i) => i.status !== 'live', { what: 'the assistant session ends' });
     expect(info.status).toBe('ended');
     const conn = r.fake.connections.at(-1)!;
     await eventually(async () => conn.socket.readyState, (s) => s === conn.socket.CLOSED, { what: 'model socket closed' });

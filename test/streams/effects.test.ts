@@ -152,7 +152,7 @@ describe('stream effects', () => {
       const a = await agent(t);
       const { call } = await placeCall(g, phone, { stream: { url: a.url } });
       await callInState(g, call.id, 'ended');
-      const info = await streamInfo(g, call.id);
+      const info = await eventually(() => streamInfo(g, call.id), (i) => i.status !== 'waiting', { what: 'the stream leaves waiting' });
       expect(info.status).toBe('ended');
       expect(info.error).toBeUndefined();
       expect(a.count).toBe(0);
@@ -295,7 +295,7 @@ describe('MediaInfo.streaming', () => {
     // The phone sends no frames while the call is held (phone-protocol.md section 4).
     expect((await g.api('POST', `/v1/calls/${call.id}/hold`)).status).toBe(202);
     await callInState(g, call.id, 'held');
-    expect(await streaming()).toBe(false);
+    await eventually(streaming, (s) => !s, { what: 'not streaming while held' });
     expect((await g.api('POST', `/v1/calls/${call.id}/unhold`)).status).toBe(202);
     await callInState(g, call.id, 'active');
     await eventually(streaming, (s) => s, { what: 'streaming again' });
