@@ -163,31 +163,28 @@ final class FakeHelper {
             synchronized (this) {
                 captures++;
             }
-            // As the phone's engine joins its thread: once stop() returns, no frame is on its way (a
-            // cancelled task may still be running, so each frame is made and handed over under the lock).
-            final Object lock = new Object();
-            final boolean[] stopped = new boolean[1];
+            final Capture capture = new Capture();
             final ScheduledFuture<?> task = executor.scheduleAtFixedRate(new Runnable() {
                 private int sequence;
 
                 @Override
                 public void run() {
-                    synchronized (lock) {
-                        if (stopped[0]) return;
+                    if (!capture.begin()) return;
+                    try {
                         byte[] frame = new byte[Protocol.FRAME_BYTES];
                         source.fill(frame);
                         if (stamp) ToneAudioPort.writeStamp(frame, sequence++);
                         sink.onFrame(frame);
+                    } finally {
+                        capture.end();
                     }
                 }
             }, Protocol.FRAME_MS, Protocol.FRAME_MS, TimeUnit.MILLISECONDS);
             return new Running() {
                 @Override
                 public void stop() {
-                    synchronized (lock) {
-                        stopped[0] = true;
-                    }
                     task.cancel(false);
+                    capture.stop();
                 }
             };
         }
@@ -215,6 +212,43 @@ final class FakeHelper {
         /** How many captures were started (one per call the app asked for). */
         synchronized int captures() {
             return captures;
+        }
+    }
+
+    /**
+     * As the phone's engine joins its capture thread (for up to 500 ms): once stop() returns, no
+     * frame is on its way. A cancelled fixed-rate task may still be running, so stop() waits for the
+     * frame being handed over, without holding a lock across it (the sink may end the session, whose
+     * lock stop()'s caller holds).
+     */
+    static final class Capture {
+        private boolean stopped;
+        private boolean handing;
+
+        synchronized boolean begin() {
+            if (stopped) return false;
+            handing = true;
+            return true;
+        }
+
+        synchronized void end() {
+            handing = false;
+            notifyAll();
+        }
+
+        synchronized void stop() {
+            stopped = true;
+            long deadline = System.nanoTime() + 500000000L;
+            while (handing) {
+                long left = (deadline - System.nanoTime()) / 1000000L;
+                if (left <= 0) return;
+                try {
+                    wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 

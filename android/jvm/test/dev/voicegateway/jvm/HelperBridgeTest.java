@@ -37,6 +37,9 @@ import org.junit.Test;
  * replacement of a running helper, and the uid and version checks.
  */
 public class HelperBridgeTest {
+    /** Writers deep enough that a busy machine's stall drops none of the frames compared bit for bit. */
+    private static final int AUDIO_WAITING = 50;
+
     private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
     private final List<FakeHelper> helpers = new ArrayList<FakeHelper>();
     private final List<HelperAudioPort> ports = new ArrayList<HelperAudioPort>();
@@ -50,8 +53,7 @@ public class HelperBridgeTest {
     }
 
     private FakeHelper helper(boolean listenOnly) throws IOException {
-        // Writers deep enough that a busy machine's stall drops none of the frames compared bit for bit.
-        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE, 50);
+        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE, AUDIO_WAITING);
         helpers.add(h);
         h.start();
         return h;
@@ -64,7 +66,7 @@ public class HelperBridgeTest {
         c.pingIntervalMs = 200;
         c.pingTimeoutMs = 1000;
         c.helloTimeoutMs = 2000;
-        c.audioWaitingFrames = 50;
+        c.audioWaitingFrames = AUDIO_WAITING;
         return c;
     }
 

@@ -76,6 +76,7 @@ public final class HelperAudioPort implements AudioPort {
         this.clock = clock;
         this.log = log;
         this.config = config;
+        MessageWriter.checkAudioBound(config.audioWaitingFrames);
         load();
     }
 

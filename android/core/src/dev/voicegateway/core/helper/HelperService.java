@@ -37,7 +37,7 @@ public final class HelperService {
 
     /** @param audioWaitingFrames captured frames that may wait for the app before more are dropped (MessageWriter) */
     public HelperService(PeerPolicy policy, HelperEndpoint endpoint, CallAudioEngine engine, Log log, int audioWaitingFrames) {
-        this.audioWaitingFrames = audioWaitingFrames;
+        this.audioWaitingFrames = MessageWriter.checkAudioBound(audioWaitingFrames);
         this.policy = policy;
         this.endpoint = endpoint;
         this.engine = engine;

@@ -38,10 +38,9 @@ public final class MessageWriter {
      *     machines give more, so that a stall of this thread drops none of the audio under test)
      */
     public MessageWriter(OutputStream out, String name, Failure failure, int maxAudioWaiting) {
-        if (maxAudioWaiting < 1 || maxAudioWaiting >= MAX_WAITING) throw new IllegalArgumentException("bad audio bound " + maxAudioWaiting);
         this.out = out;
         this.failure = failure;
-        this.maxAudioWaiting = maxAudioWaiting;
+        this.maxAudioWaiting = checkAudioBound(maxAudioWaiting);
         this.thread = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -50,6 +49,18 @@ public final class MessageWriter {
         }, name);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * {@code frames} if it is a usable audio bound: at least one frame, and fewer than
+     * {@link #MAX_WAITING}, so that audio alone can never fill the queue and close the connection.
+     * Checked where the bound is set (configuration, constructors), not first when a connection opens.
+     */
+    public static int checkAudioBound(int frames) {
+        if (frames < 1 || frames >= MAX_WAITING) {
+            throw new IllegalArgumentException("audio frames waiting must be 1 to " + (MAX_WAITING - 1) + ", not " + frames);
+        }
+        return frames;
     }
 
     /** Queues a message; false when it was dropped (audio over the bound) or the writer is closed. */

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import dev.voicegateway.core.Protocol;
 import java.io.ByteArrayInputStream;
@@ -86,16 +87,24 @@ public class MessageWriterTest {
         StalledPeer peer = new StalledPeer();
         AtomicReference<IOException> failed = new AtomicReference<IOException>();
         MessageWriter w = new MessageWriter(peer, "test-writer", failureInto(failed));
-        assertEquals(MessageWriter.MAX_AUDIO_WAITING, sendWhileStalled(w, peer, 8));
-        assertEquals(8 - MessageWriter.MAX_AUDIO_WAITING, w.audioDropped());
-        assertTrue("a control message is never dropped for audio", w.send(HelperMessage.of(HelperMessage.STOP_INJECTION)));
-
-        peer.release.countDown();
+        try {
+            assertEquals(MessageWriter.MAX_AUDIO_WAITING, sendWhileStalled(w, peer, 8));
+            assertEquals(8 - MessageWriter.MAX_AUDIO_WAITING, w.audioDropped());
+            assertTrue("a control message is never dropped for audio", w.send(HelperMessage.of(HelperMessage.STOP_INJECTION)));
+        } finally {
+            peer.release.countDown();
+        }
         w.drain(5000);
         List<HelperMessage> got = peer.messages();
         assertEquals(MessageWriter.MAX_AUDIO_WAITING + 1, got.size());
         for (int i = 0; i < MessageWriter.MAX_AUDIO_WAITING; i++) assertArrayEquals("frame " + (i + 1), frame(i + 1), got.get(i).frame());
         assertEquals(HelperMessage.STOP_INJECTION, got.get(MessageWriter.MAX_AUDIO_WAITING).type);
+
+        // Once the peer has read them, audio is taken again.
+        assertTrue(w.send(HelperMessage.audio(frame(9))));
+        w.drain(5000);
+        assertArrayEquals(frame(9), peer.messages().get(MessageWriter.MAX_AUDIO_WAITING + 1).frame());
+        assertEquals(8 - MessageWriter.MAX_AUDIO_WAITING, w.audioDropped());
         assertEquals(null, failed.get());
         w.close();
     }
@@ -104,11 +113,14 @@ public class MessageWriterTest {
     public void aLargerBoundHoldsThatManyFramesThroughAStall() throws Exception {
         StalledPeer peer = new StalledPeer();
         MessageWriter w = new MessageWriter(peer, "test-writer", failureInto(new AtomicReference<IOException>()), 20);
-        assertEquals(20, sendWhileStalled(w, peer, 20));
-        assertEquals(0, w.audioDropped());
-        assertFalse(w.send(HelperMessage.audio(frame(21))));
-        assertEquals(1, w.audioDropped());
-        peer.release.countDown();
+        try {
+            assertEquals(20, sendWhileStalled(w, peer, 20));
+            assertEquals(0, w.audioDropped());
+            assertFalse(w.send(HelperMessage.audio(frame(21))));
+            assertEquals(1, w.audioDropped());
+        } finally {
+            peer.release.countDown();
+        }
         w.drain(5000);
         assertEquals(20, peer.messages().size());
         w.close();
@@ -119,17 +131,29 @@ public class MessageWriterTest {
         StalledPeer peer = new StalledPeer();
         AtomicReference<IOException> failed = new AtomicReference<IOException>();
         MessageWriter w = new MessageWriter(peer, "test-writer", failureInto(failed));
-        assertTrue(w.send(HelperMessage.ping(0)));
-        assertTrue(peer.writing.await(5, TimeUnit.SECONDS));
-        for (int i = 1; i < MessageWriter.MAX_WAITING; i++) assertTrue("ping " + i, w.send(HelperMessage.ping(i)));
-        assertFalse(w.send(HelperMessage.ping(MessageWriter.MAX_WAITING)));
-        assertNotNull("the connection is given up", failed.get());
-        assertFalse("and takes nothing more", w.send(HelperMessage.of(HelperMessage.STOP_CAPTURE)));
-        peer.release.countDown();
+        try {
+            assertTrue(w.send(HelperMessage.ping(0)));
+            assertTrue(peer.writing.await(5, TimeUnit.SECONDS));
+            for (int i = 1; i < MessageWriter.MAX_WAITING; i++) assertTrue("ping " + i, w.send(HelperMessage.ping(i)));
+            assertFalse(w.send(HelperMessage.ping(MessageWriter.MAX_WAITING)));
+            assertNotNull("the connection is given up", failed.get());
+            assertFalse("and takes nothing more", w.send(HelperMessage.of(HelperMessage.STOP_CAPTURE)));
+        } finally {
+            peer.release.countDown();
+        }
     }
 
-    @Test(expected = IllegalArgumentException.class)
-    public void refusesABoundThatWouldLetAudioCrowdOutControl() {
-        new MessageWriter(new ByteArrayOutputStream(), "test-writer", failureInto(new AtomicReference<IOException>()), MessageWriter.MAX_WAITING);
+    @Test
+    public void refusesAnAudioBoundOfNoFrameOrOneThatCouldFillTheWholeQueue() {
+        assertEquals(1, MessageWriter.checkAudioBound(1));
+        assertEquals(MessageWriter.MAX_WAITING - 1, MessageWriter.checkAudioBound(MessageWriter.MAX_WAITING - 1));
+        for (int bad : new int[] {0, -1, MessageWriter.MAX_WAITING}) {
+            try {
+                new MessageWriter(new ByteArrayOutputStream(), "test-writer", failureInto(new AtomicReference<IOException>()), bad);
+                fail("accepted an audio bound of " + bad);
+            } catch (IllegalArgumentException expected) {
+                assertTrue(expected.getMessage(), expected.getMessage().contains(String.valueOf(bad)));
+            }
+        }
     }
 }
