@@ -118,7 +118,9 @@ describe('the assistant on a call', () => {
     // What was written to the phone before the truncate reaches it (frames written in the same turn
     // may arrive after the model's message does); nothing after the clear does, so a truncate past
     // what the caller heard never comes within reach.
-    await r.phone.waitFor((s) => s.receivedAudio().length / 32 + 100 >= endMs, 2000);
+    await r.phone.waitFor((s) => s.receivedAudio().length / 32 + 100 >= endMs, 2000).catch(() => {
+      throw new Error(`truncated at ${endMs} ms, but the phone heard ${r.phone.receivedAudio().length / 32} ms`);
+    });
     expect(endMs).toBeLessThan(2500);
 
     // More of the interrupted item is dropped; the caller hears nothing of it. The next item plays.

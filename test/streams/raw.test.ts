@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES, PCM_FORMAT } from '../../src/audio/index.js';
+import { PHONE_BUFFER_FRAMES } from '../../src/audio/pacer.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { callInState, eventually, testScope } from '../helpers/phones.js';
 import { agent, constantPcm, liveRawCall, nonZeroSamples, placeCall, rampPcm, samples, streamInfo, TONE, toneFrames, unstamped } from './helpers.js';
@@ -144,6 +145,10 @@ describe('pacing', () => {
     const gaps = arrivalTimes.slice(1, 100).map((at, i) => at - arrivalTimes[i]!).sort((x, y) => x - y);
     expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThan(15);
     expect(gaps.filter((g) => g < 5).length, 'frames read together').toBeLessThan(20);
+    // And never more at once than the pacer's most (after a stall), and the frame read just before it.
+    for (let i = 0; i + PHONE_BUFFER_FRAMES + 2 < arrivalTimes.length; i++) {
+      expect(arrivalTimes[i + PHONE_BUFFER_FRAMES + 2]! - arrivalTimes[i]!, `frames ${i} to ${i + PHONE_BUFFER_FRAMES + 2}`).toBeGreaterThan(5);
+    }
     expect(samples(phone.receivedAudio()).every((v) => v === 1000)).toBe(true);
   });
 });
