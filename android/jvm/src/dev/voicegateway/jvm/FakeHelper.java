@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -222,32 +223,31 @@ final class FakeHelper {
      * lock stop()'s caller holds).
      */
     static final class Capture {
-        private boolean stopped;
-        private boolean handing;
+        private final Semaphore handing = new Semaphore(1);
+        private volatile boolean stopped;
 
-        synchronized boolean begin() {
+        /** Whether a frame may be handed over now; if so, {@link #end} must follow. */
+        boolean begin() {
             if (stopped) return false;
-            handing = true;
+            handing.acquireUninterruptibly();
+            // stop() may have come in between: it returned, so no frame may go any more.
+            if (stopped) {
+                handing.release();
+                return false;
+            }
             return true;
         }
 
-        synchronized void end() {
-            handing = false;
-            notifyAll();
+        void end() {
+            handing.release();
         }
 
-        synchronized void stop() {
+        void stop() {
             stopped = true;
-            long deadline = System.nanoTime() + 500000000L;
-            while (handing) {
-                long left = (deadline - System.nanoTime()) / 1000000L;
-                if (left <= 0) return;
-                try {
-                    wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+            try {
+                if (handing.tryAcquire(500, TimeUnit.MILLISECONDS)) handing.release();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
