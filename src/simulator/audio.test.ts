@@ -122,9 +122,12 @@ describe('FrameClock', () => {
     const t0 = performance.now();
     clock?.start();
     await done;
-    // Frame n is due at t0 + n * 10 ms; lateness does not accumulate.
+    // Frame n is due at t0 + n * 10 ms, and lateness does not accumulate (timers chained 10 ms apart
+    // would be late by 1, 2, 3 ... ms). The median, since a stall of the machine makes a few ticks
+    // late without being drift.
     expect((times[9] ?? 0) - t0).toBeGreaterThanOrEqual(99);
-    expect((times[9] ?? 0) - t0).toBeLessThan(130);
+    const lateness = times.map((at, i) => at - (t0 + (i + 1) * 10));
+    expect([...lateness].sort((a, b) => a - b)[5]).toBeLessThan(4);
   });
 
   it('catches up after a stall, up to maxCatchUp frames', async () => {

@@ -116,7 +116,9 @@ describe('connection', () => {
   });
 
   it('notices a gateway that stopped answering (no pong within pongTimeoutMs) and reconnects', async () => {
-    const sim = phone({ pingIntervalMs: 40, pongTimeoutMs: 60 });
+    // A deadline well above the ping interval: a stall of this process (the pong waits unread while
+    // the deadline's timer runs first) must not pass for a gateway that stopped answering.
+    const sim = phone({ pingIntervalMs: 40, pongTimeoutMs: 400 });
     await sim.connect();
     // It pings, and a gateway that answers keeps it connected.
     await new Promise<void>((resolve) => {
