@@ -2,7 +2,6 @@ package dev.voicegateway.jvm;
 
 import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.helper.HelperAudioPort;
-import dev.voicegateway.core.helper.MessageWriter;
 
 /**
  * --timings health=ms,ping=ms,liveness=ms,welcome=ms,backoff=ms,backoffMax=ms and, for the audio
@@ -37,7 +36,7 @@ final class Timings {
             else if (k.equals("helperPing")) h.pingIntervalMs = ms;
             else if (k.equals("helperTimeout")) h.pingTimeoutMs = ms;
             else if (k.equals("helperHello")) h.helloTimeoutMs = ms;
-            else if (k.equals("helperAudioWaiting")) h.audioWaitingFrames = MessageWriter.checkAudioBound((int) ms);
+            else if (k.equals("helperAudioWaiting")) h.audioWaitingFrames = (int) ms;
             else throw new IllegalArgumentException("--timings: unknown name " + k);
         }
         return c;
