@@ -159,6 +159,20 @@ final class FakeHelper {
         }
 
         @Override
+        public synchronized org.json.JSONObject diagnostics() {
+            org.json.JSONObject d = new org.json.JSONObject();
+            try {
+                d.put("engine", "fake");
+                d.put("listenOnly", listenOnly);
+                d.put("captures", captures);
+                d.put("attempts", new org.json.JSONArray());
+            } catch (org.json.JSONException e) {
+                throw new IllegalStateException(e);
+            }
+            return d;
+        }
+
+        @Override
         public Running startCapture(final FrameAdapter.FrameSink sink) {
             final ToneAudioPort.Source source = sources.newSource();
             synchronized (this) {

@@ -57,6 +57,19 @@ final class AndroidCallAudio implements CallAudioEngine {
     }
 
     @Override
+    public org.json.JSONObject diagnostics() {
+        // Filled by the capture plan's attempts (issue 20): until then, only the plan.
+        org.json.JSONObject d = new org.json.JSONObject();
+        try {
+            d.put("sdk", Build.VERSION.SDK_INT);
+            d.put("attempts", new org.json.JSONArray());
+        } catch (org.json.JSONException e) {
+            throw new IllegalStateException(e);
+        }
+        return d;
+    }
+
+    @Override
     public Running startCapture(FrameAdapter.FrameSink sink) throws Exception {
         if (plan.capture.isEmpty()) throw new Exception(plan.note);
         StringBuilder failures = new StringBuilder();

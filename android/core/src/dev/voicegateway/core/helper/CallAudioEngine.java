@@ -2,6 +2,7 @@ package dev.voicegateway.core.helper;
 
 import dev.voicegateway.core.audio.AudioCapabilities;
 import dev.voicegateway.core.audio.FrameAdapter;
+import org.json.JSONObject;
 
 /**
  * Where the helper's audio really comes from and goes to: AudioRecord/AudioTrack on the phone,
@@ -13,6 +14,15 @@ public interface CallAudioEngine {
 
     /** Why it cannot do more, for a person to read; "" when it can do everything. */
     String note();
+
+    /**
+     * What the engine tried and saw, for the phone's self-test report (docs/android.md, "The
+     * self-test"): at least {@code "attempts"}, a list of {@code {"way", "result": "opened"|"failed",
+     * "exception", "message"}} in the order tried, and whatever platform facts the engine read
+     * (SDK level, isPstnCallAudioInterceptable, the audio mode seen). Small: it travels in one
+     * helper message of at most 4096 bytes of UTF-8 JSON.
+     */
+    JSONObject diagnostics();
 
     /**
      * Starts hearing the remote party: every frame goes to {@code sink}, from the engine's own
