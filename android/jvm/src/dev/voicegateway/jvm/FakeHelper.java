@@ -4,7 +4,10 @@ import dev.voicegateway.core.Log;
 import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.audio.AudioCapabilities;
 import dev.voicegateway.core.audio.FrameAdapter;
+import dev.voicegateway.core.ThreadClock;
+import dev.voicegateway.core.helper.AnnouncedEndpoint;
 import dev.voicegateway.core.helper.CallAudioEngine;
+import dev.voicegateway.core.helper.HelperAnnouncer;
 import dev.voicegateway.core.helper.HelperLink;
 import dev.voicegateway.core.helper.HelperService;
 import dev.voicegateway.core.helper.MessageWriter;
@@ -14,106 +17,111 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.Socket;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The audio helper on the host: the real {@link HelperService} (the framing, the uid roles,
- * start/stop per call, shutdown) on a TCP port of the loopback, with a tone in place of the
- * remote party and a recorder in place of the call's uplink. It can die (its socket closes, as
- * when the phone reboots) and freeze (it stays connected but says nothing), and be started again.
+ * start/stop per call, shutdown) and the real rendezvous ({@link HelperAnnouncer},
+ * {@link AnnouncedEndpoint}) over the host's {@link JvmChannel}, with a tone in place of the remote
+ * party and a recorder in place of the call's uplink. Each start is a new "process" with a Binder of
+ * its own that dies when it stops, as the phone's does. It can die (as when the phone reboots) and
+ * freeze (it stays connected but says nothing), and be started again.
  */
 final class FakeHelper {
-    /** The uid the host's "app" has: TCP cannot tell, so every connection is given it. */
-    static final int APP_UID = 10123;
-
+    private final JvmChannel channel;
     private final Engine engine;
     private final Log log;
     private final int audioWaitingFrames;
-    private final TcpHelper.Endpoint endpoint;
     private final Gate gate = new Gate();
-    private volatile CountDownLatch listening = new CountDownLatch(1);
+    /** The helper's rendezvous timings; tests shorten the give-up. */
+    final HelperAnnouncer.Config announcing = new HelperAnnouncer.Config();
     private HelperService service;
+    /** Counted from the announcer's thread while start() may hold this object's lock: no lock of its own. */
+    private final AtomicInteger announcements = new AtomicInteger();
 
-    FakeHelper(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log) {
-        this(executor, sources, stamp, listenOnly, log, MessageWriter.MAX_AUDIO_WAITING);
+    FakeHelper(JvmChannel channel, ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log) {
+        this(channel, new Engine(executor, sources, stamp, listenOnly), log, MessageWriter.MAX_AUDIO_WAITING);
     }
 
     /** @param audioWaitingFrames captured frames that may wait for the app before more are dropped */
-    FakeHelper(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly, Log log, int audioWaitingFrames) {
-        this(new Engine(executor, sources, stamp, listenOnly), log, 0, APP_UID, audioWaitingFrames);
-    }
-
-    /**
-     * A helper on {@code port} (0: any free one) whose every peer has {@code peerUid} (TCP cannot
-     * tell; {@link #APP_UID} is the app's), for tests of who may connect.
-     */
-    FakeHelper(Engine engine, Log log, int port, int peerUid) {
-        this(engine, log, port, peerUid, MessageWriter.MAX_AUDIO_WAITING);
-    }
-
-    private FakeHelper(Engine engine, Log log, int port, int peerUid, int audioWaitingFrames) {
+    FakeHelper(JvmChannel channel, Engine engine, Log log, int audioWaitingFrames) {
+        this.channel = channel;
         this.engine = engine;
         this.log = log;
         this.audioWaitingFrames = audioWaitingFrames;
-        this.endpoint = new TcpHelper.Endpoint(port, peerUid) {
-            @Override
-            public void listen() throws IOException {
-                super.listen();
-                listening.countDown();
-            }
-
-            @Override
-            public HelperLink.Connection accept() throws IOException {
-                return gate.wrap(super.accept());
-            }
-        };
     }
 
     /**
-     * Starts serving, as AudioHelper.main does: a helper still serving on the port is first asked
-     * to hand over (REPLACE). Returns once it listens.
+     * Starts serving, as AudioHelper.main does: a helper already running is first asked to hand over
+     * (REPLACE), then this one is announced to the app. Returns once the app holds its Binder.
      */
     synchronized void start() throws IOException {
         if (running()) return;
         gate.thaw();
-        if (endpoint.port() != 0) HelperService.replaceRunning(TcpHelper.link(endpoint.port()), log);
-        final HelperService s = new HelperService(new PeerPolicy(APP_UID, "dev.voicegateway.app"), endpoint, engine, log, audioWaitingFrames);
+        HelperService.replaceRunning(channel.runningHelper(), log);
+        final PeerPolicy policy = new PeerPolicy(JvmChannel.APP_UID, JvmChannel.APP_PACKAGE);
+        final AnnouncedEndpoint[] endpoint = new AnnouncedEndpoint[1];
+        final JvmChannel.JvmBinder binder = new JvmChannel.JvmBinder(new JvmChannel.Target() {
+            @Override
+            public Socket open(int callingUid, String callingProcess) throws IOException {
+                String refusal = endpoint[0].admit(callingUid, callingProcess);
+                if (refusal != null) throw new IOException(refusal);
+                Socket[] pair = JvmSockets.pair();
+                endpoint[0].opened(gate.wrap(new JvmSockets.End(pair[0], callingUid, callingProcess)));
+                return pair[1];
+            }
+        });
+        final CountDownLatch announced = new CountDownLatch(1);
+        final HelperService[] self = new HelperService[1];
+        final ThreadClock clock = new ThreadClock("vg-fake-helper-announcer", log);
+        HelperAnnouncer announcer = new HelperAnnouncer(channel.providerAs(PeerPolicy.SHELL_UID), clock, log, announcing, new HelperAnnouncer.Listener() {
+            @Override
+            public void announced() {
+                announcements.incrementAndGet();
+                announced.countDown();
+            }
+
+            @Override
+            public void appGone(String why) {
+                self[0].stop("the app is gone: " + why);
+            }
+        });
+        endpoint[0] = new AnnouncedEndpoint(announcer, binder, policy);
+        final HelperService s = new HelperService(policy, endpoint[0], engine, log, audioWaitingFrames);
+        self[0] = s;
         service = s;
-        final CountDownLatch ready = new CountDownLatch(1);
-        listening = ready;
-        final IOException[] failure = new IOException[1];
         Thread t = new Thread(new Runnable() {
             @Override
             public void run() {
                 try {
                     s.run();
                 } catch (IOException e) {
-                    failure[0] = e;
                     log.log(Log.ERROR, "the fake helper failed: " + e.getMessage(), null);
-                    ready.countDown();
+                } finally {
+                    // The process exits: its Binder dies, and the app hears of it.
+                    s.stop("exited");
+                    binder.die();
+                    clock.shutdown();
                 }
             }
         }, "vg-fake-helper");
         t.setDaemon(true);
         t.start();
         try {
-            if (!ready.await(10, TimeUnit.SECONDS)) throw new IOException("the fake helper did not listen within 10 s");
+            if (!announced.await(10, TimeUnit.SECONDS)) throw new IOException("the fake helper was not announced to the app within 10 s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");
         }
-        if (failure[0] != null) throw failure[0];
     }
 
-    int port() {
-        return endpoint.port();
-    }
-
-    /** Dies as a helper does at a reboot: the socket closes, nothing listens any more. */
+    /** Dies as a helper does at a reboot: its connections close, its Binder dies. */
     synchronized void kill() {
         if (service != null) service.stop("killed by the test");
     }
@@ -123,9 +131,14 @@ final class FakeHelper {
         gate.freeze();
     }
 
-    /** Whether the helper is serving (it exits when the app asks it to). */
+    /** Whether the helper is serving (it exits when the app asks it to, or is gone). */
     synchronized boolean running() {
         return service != null && !service.isStopping();
+    }
+
+    /** How often this helper was announced to the app (again after each restart of the app's process). */
+    int announcements() {
+        return announcements.get();
     }
 
     Engine engine() {
@@ -294,7 +307,7 @@ final class FakeHelper {
         }
 
         HelperLink.Connection wrap(final HelperLink.Connection c) {
-            return new TcpHelper.Forwarding(c) {
+            return new JvmSockets.Forwarding(c) {
                 @Override
                 public InputStream input() throws IOException {
                     return new FilterInputStream(c.input()) {

@@ -30,7 +30,7 @@ import org.json.JSONObject;
  * `npm run phone:jvm`: the Android app's own core, on the host JVM, playing a phone against any
  * gateway with {@link SimulatedTelephony} and {@link ToneAudioPort} in place of Telecom and the
  * audio helper; with --helper, the app's real bridge to the audio helper ({@link HelperAudioPort})
- * talks to a {@link FakeHelper} on the loopback instead. With --control it is driven over
+ * talks to a {@link FakeHelper} through the host's helper channel ({@link JvmChannel}) instead. With --control it is driven over
  * stdin/stdout by the host tests ({@link Control}).
  */
 public final class Main {
@@ -79,9 +79,18 @@ public final class Main {
         this.tls = Tls.config(options.trust);
         if (options.helper != null) {
             tone = null;
-            helper = new FakeHelper(executor, sourceFactory(options), options.stamp, options.helper.equals("fake-listen-only"), log, helperConfig.audioWaitingFrames);
+            JvmChannel channel = new JvmChannel();
+            helper = new FakeHelper(channel, new FakeHelper.Engine(executor, sourceFactory(options), options.stamp, options.helper.equals("fake-listen-only")), log,
+                    helperConfig.audioWaitingFrames);
+            helperPort = new HelperAudioPort(channel.directory().link(), storage, new ThreadClock("vg-helper", log), log, helperConfig);
+            final HelperAudioPort announcedTo = helperPort;
+            channel.directory().setOnAnnounced(new Runnable() {
+                @Override
+                public void run() {
+                    announcedTo.retryNow();
+                }
+            });
             helper.start();
-            helperPort = new HelperAudioPort(TcpHelper.link(helper.port()), storage, new ThreadClock("vg-helper", log), log, helperConfig);
             audio = helperPort;
             played = helper.engine().played();
         } else {

@@ -12,8 +12,11 @@ import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.ThreadClock;
 import dev.voicegateway.core.audio.AudioCapabilities;
 import dev.voicegateway.core.audio.AudioPort;
+import dev.voicegateway.core.helper.HelperAnnouncer;
 import dev.voicegateway.core.helper.HelperAudioPort;
+import dev.voicegateway.core.helper.HelperChannel;
 import dev.voicegateway.core.helper.HelperCodec;
+import dev.voicegateway.core.helper.HelperDirectory;
 import dev.voicegateway.core.helper.HelperLink;
 import dev.voicegateway.core.helper.HelperMessage;
 import dev.voicegateway.core.helper.HelperService;
@@ -32,9 +35,11 @@ import org.junit.Test;
 
 /**
  * The app's side of the audio helper (HelperAudioPort) against the helper's own service
- * (HelperService) over TCP on the loopback, with the fake helper's tone and recorder as the call:
- * handshake, capabilities, capture and injection per call, listen-only, death and hangs noticed,
- * replacement of a running helper, and the uid and version checks.
+ * (HelperService), meeting through the helper channel's real rendezvous (HelperAnnouncer,
+ * HelperDirectory, AnnouncedEndpoint) over the host's stand-in for Binder (JvmChannel), with the
+ * framing over a socketpair and the fake helper's tone and recorder as the call: handshake,
+ * capabilities, capture and injection per call, listen-only, death and hangs noticed, replacement of
+ * a running helper, the app's process restarting, the app removed, and the uid and version checks.
  */
 public class HelperBridgeTest {
     /** Writers deep enough that a busy machine's stall drops none of the frames compared bit for bit. */
@@ -44,6 +49,7 @@ public class HelperBridgeTest {
     private final List<FakeHelper> helpers = new ArrayList<FakeHelper>();
     private final List<HelperAudioPort> ports = new ArrayList<HelperAudioPort>();
     private final MemoryStorage storage = new MemoryStorage();
+    private final JvmChannel channel = new JvmChannel();
 
     @After
     public void tearDown() {
@@ -53,7 +59,7 @@ public class HelperBridgeTest {
     }
 
     private FakeHelper helper(boolean listenOnly) throws IOException {
-        FakeHelper h = new FakeHelper(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly, Log.NONE, AUDIO_WAITING);
+        FakeHelper h = new FakeHelper(channel, new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), true, listenOnly), Log.NONE, AUDIO_WAITING);
         helpers.add(h);
         h.start();
         return h;
@@ -90,6 +96,18 @@ public class HelperBridgeTest {
         }
     }
 
+    /** The app's port, as the app's process makes it: on its directory's link, connecting at each announcement. */
+    private HelperAudioPort port(HelperDirectory directory, Heard heard) {
+        final HelperAudioPort p = port(directory.link(), heard);
+        directory.setOnAnnounced(new Runnable() {
+            @Override
+            public void run() {
+                p.retryNow();
+            }
+        });
+        return p;
+    }
+
     private HelperAudioPort port(HelperLink link, Heard heard) {
         HelperAudioPort p = new HelperAudioPort(link, storage, new ThreadClock("vg-helper-test", Log.NONE), Log.NONE, fast());
         p.setListener(heard);
@@ -119,10 +137,9 @@ public class HelperBridgeTest {
     @Test
     public void needsSettingUpUntilAHelperAnswersThenRunsWithItsCapabilities() throws Exception {
         FakeHelper h = helper(false);
-        int port = h.port();
         h.kill();
         Heard heard = new Heard();
-        HelperAudioPort p = port(TcpHelper.link(port), heard);
+        HelperAudioPort p = port(channel.directory(), heard);
         assertEquals("never seen a helper", Protocol.AUDIO_PAIRING_REQUIRED, p.state());
         assertEquals(null, p.capabilities());
 
@@ -139,7 +156,7 @@ public class HelperBridgeTest {
     public void aCallStartsCaptureAndInjectionAndFramesFlowBothWaysUntilItEnds() throws Exception {
         final FakeHelper h = helper(false);
         final Heard heard = new Heard();
-        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        final HelperAudioPort p = port(channel.directory(), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
 
         p.startCall();
@@ -197,7 +214,7 @@ public class HelperBridgeTest {
     public void aListenOnlyHelperNeverGetsTheGatewaysFrames() throws Exception {
         final FakeHelper h = helper(true);
         final Heard heard = new Heard();
-        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        final HelperAudioPort p = port(channel.directory(), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
         assertFalse(p.canInject());
         assertFalse(p.capabilities().inject);
@@ -220,7 +237,7 @@ public class HelperBridgeTest {
     public void aHelperThatDiesIsNoticedAtOnceAndOneStartedAgainPicksUpTheCall() throws Exception {
         final FakeHelper h = helper(false);
         final Heard heard = new Heard();
-        final HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        final HelperAudioPort p = port(channel.directory(), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
         p.startCall();
         await("capturing", new Callable<Boolean>() {
@@ -251,7 +268,7 @@ public class HelperBridgeTest {
     public void aHelperThatHangsIsGivenUpOnByThePingDeadline() throws Exception {
         FakeHelper h = helper(false);
         Heard heard = new Heard();
-        HelperAudioPort p = port(TcpHelper.link(h.port()), heard);
+        HelperAudioPort p = port(channel.directory(), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
         h.freeze();
         await("stopped", state(p, Protocol.AUDIO_STOPPED));
@@ -263,11 +280,11 @@ public class HelperBridgeTest {
     public void aNewlyStartedHelperReplacesTheRunningOneAndTheAppMovesOver() throws Exception {
         FakeHelper first = helper(false);
         Heard heard = new Heard();
-        HelperAudioPort p = port(TcpHelper.link(first.port()), heard);
+        HelperAudioPort p = port(channel.directory(), heard);
         await("running", state(p, Protocol.AUDIO_RUNNING));
 
-        // A second helper on the same port, started as AudioHelper.main starts: it asks the first to hand over.
-        FakeHelper second = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, true), Log.NONE, first.port(), FakeHelper.APP_UID);
+        // A second helper, started as AudioHelper.main starts: it asks the first to hand over.
+        FakeHelper second = new FakeHelper(channel, new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, true), Log.NONE, AUDIO_WAITING);
         helpers.add(second);
         second.start();
         assertFalse("the first one gave up", first.running());
@@ -284,21 +301,61 @@ public class HelperBridgeTest {
 
     @Test
     public void startingWhereNoHelperServesReplacesNothing() throws Exception {
-        // A socket bound but not listening holds a port nobody answers on. (Asking on a port a helper
-        // has just let go of is not the same: another process of a busy machine may take it meanwhile.)
-        java.net.Socket holder = new java.net.Socket();
-        try {
-            holder.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
-            assertFalse("nothing to replace", HelperService.replaceRunning(TcpHelper.link(holder.getLocalPort()), Log.NONE));
-        } finally {
-            holder.close();
-        }
+        assertFalse("nothing to replace", HelperService.replaceRunning(channel.runningHelper(), Log.NONE));
+        FakeHelper h = helper(false);
+        h.kill();
+        await("the dead helper is forgotten", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return channel.directory().current() == null;
+            }
+        });
+        assertFalse("a dead helper is not asked", HelperService.replaceRunning(channel.runningHelper(), Log.NONE));
+    }
+
+    @Test
+    public void aRunningHelperIsFoundAgainWhenTheAppsProcessRestarts() throws Exception {
+        FakeHelper h = helper(false);
+        HelperAudioPort before = port(channel.directory(), new Heard());
+        await("running", state(before, Protocol.AUDIO_RUNNING));
+        before.close();
+
+        // The app's process dies and starts again: a new provider that knows no helper, a new port.
+        HelperDirectory fresh = channel.restartApp();
+        Heard heard = new Heard();
+        final HelperAudioPort after = port(fresh, heard);
+        await("running with the same helper, not started again", state(after, Protocol.AUDIO_RUNNING));
+        assertEquals("announced once more", 2, h.announcements());
+        after.startCall();
+        await("capturing", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return after.capturing();
+            }
+        });
+    }
+
+    @Test
+    public void aHelperWhoseAppWasRemovedExits() throws Exception {
+        final FakeHelper h = new FakeHelper(channel, new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, false), Log.NONE, AUDIO_WAITING);
+        h.announcing.firstRetryMs = 20;
+        h.announcing.maxRetryMs = 40;
+        h.announcing.giveUpMs = 300;
+        helpers.add(h);
+        h.start();
+        channel.uninstallApp();
+        await("the helper gave up and exited", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return !h.running();
+            }
+        });
     }
 
     @Test
     public void theAppCanAskTheHelperToExit() throws Exception {
         final FakeHelper h = helper(false);
-        HelperAudioPort p = port(TcpHelper.link(h.port()), new Heard());
+        HelperAudioPort p = port(channel.directory(), new Heard());
         await("running", state(p, Protocol.AUDIO_RUNNING));
         p.shutdownHelper();
         await("the helper exited", new Callable<Boolean>() {
@@ -311,8 +368,8 @@ public class HelperBridgeTest {
     }
 
     /** A raw client of the helper, to send what the app never would. */
-    private static HelperMessage exchange(int port, HelperMessage... messages) throws IOException {
-        HelperLink.Connection c = TcpHelper.link(port).open();
+    private static HelperMessage exchange(HelperLink link, HelperMessage... messages) throws IOException {
+        HelperLink.Connection c = link.open();
         try {
             c.setReadTimeout(5000);
             OutputStream out = c.output();
@@ -328,37 +385,66 @@ public class HelperBridgeTest {
         }
     }
 
-    /** A helper whose every peer has {@code peerUid}; returns its port. */
-    private int serve(int peerUid) throws Exception {
-        FakeHelper h = new FakeHelper(new FakeHelper.Engine(executor, ToneAudioPort.tone(440, 0.3), false, false), Log.NONE, 0, peerUid);
-        helpers.add(h);
-        h.start();
-        return h.port();
+    /** What opening the helper as {@code uid} named {@code process} says when refused. */
+    private String refusal(int uid, String process) {
+        try {
+            channel.linkAs(uid, process).open().close();
+            return null;
+        } catch (IOException e) {
+            return e.getMessage();
+        }
     }
 
     @Test
     public void theHelperRefusesAnotherAppAndLetsTheShellOnlyStopIt() throws Exception {
-        HelperMessage stranger = exchange(serve(10999), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
-        assertTrue(stranger.text, stranger.text.contains("uid 10999 may not use the audio helper"));
-        HelperMessage shell = exchange(serve(PeerPolicy.SHELL_UID), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
+        FakeHelper h = helper(false);
+        String stranger = refusal(10999, "com.example.other");
+        assertNotNull("another app gets no connection", stranger);
+        assertTrue(stranger, stranger.contains("uid 10999 (com.example.other) may not use the audio helper"));
+        String successor = refusal(JvmChannel.APP_UID, "com.example.successor");
+        assertNotNull("an app given our old uid gets no connection", successor);
+        HelperMessage shell = exchange(channel.linkAs(PeerPolicy.SHELL_UID, JvmChannel.HELPER_PROCESS), HelperMessage.hello(1), HelperMessage.of(HelperMessage.START_CAPTURE));
         assertTrue(shell.text, shell.text.contains("may not send START_CAPTURE"));
-        assertTrue("the shell's mistake does not stop the helper", helpers.get(helpers.size() - 1).running());
+        assertTrue("the shell's mistake does not stop the helper", h.running());
     }
 
     @Test
     public void aPeerOfAnotherFramingVersionIsToldSo() throws Exception {
-        HelperMessage refusal = exchange(serve(FakeHelper.APP_UID), HelperMessage.hello(2));
+        helper(false);
+        HelperMessage refusal = exchange(channel.directory().link(), HelperMessage.hello(2));
         assertTrue(refusal.text, refusal.text.contains("version 1 of the framing, not 2"));
+    }
+
+    @Test
+    public void onlyTheShellMayAnnounceAHelperOrAskForIt() throws Exception {
+        FakeHelper h = helper(false);
+        HelperAnnouncer.App stranger = channel.providerAs(10999);
+        HelperChannel.Extras request = stranger.extras();
+        request.putInt(HelperChannel.KEY_VERSION, HelperChannel.VERSION);
+        request.putBinder(HelperChannel.KEY_HELPER, new JvmChannel.JvmBinder(null));
+        try {
+            stranger.call(HelperChannel.ANNOUNCE, request);
+            throw new AssertionError("another app announced a helper");
+        } catch (HelperAnnouncer.Refused e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("uid 10999 may not reach the audio helper channel"));
+        }
+        try {
+            stranger.call(HelperChannel.CURRENT, stranger.extras());
+            throw new AssertionError("another app got the helper's Binder");
+        } catch (HelperAnnouncer.Refused e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("only the shell"));
+        }
+        assertTrue("the real helper is still the one the app holds", h.running() && channel.directory().current() != null);
     }
 
     @Test
     public void theAppTrustsNoProcessButTheShellOnTheHelpersSocket() throws Exception {
         final FakeHelper h = helper(false);
-        final HelperLink tcp = TcpHelper.link(h.port());
+        final HelperLink real = channel.directory().link();
         HelperLink impostor = new HelperLink() {
             @Override
             public Connection open() throws IOException {
-                return new TcpHelper.Forwarding(tcp.open()) {
+                return new JvmSockets.Forwarding(real.open()) {
                     @Override
                     public int peerUid() {
                         return 10555;

@@ -90,6 +90,20 @@ public final class HelperAudioPort implements AudioPort {
         });
     }
 
+    /**
+     * A helper has just announced itself (HelperDirectory): try it now rather than at the next
+     * retry. A connection already up is left alone (a replacing helper closes it, and the port
+     * then comes here through its retry).
+     */
+    public void retryNow() {
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                if (state == Link.IDLE && retryTimer != null) connect();
+            }
+        });
+    }
+
     /** Lets go of the helper (the app's process ends); the helper keeps running for the next one. */
     public void close() {
         clock.execute(new Runnable() {

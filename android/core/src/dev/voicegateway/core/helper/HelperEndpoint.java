@@ -2,14 +2,14 @@ package dev.voicegateway.core.helper;
 
 import java.io.IOException;
 
-/** The helper's listening side: the abstract socket name on the phone, a TCP port on the host. */
+/** The helper's listening side: being announced to the app, and handed the connections it opens ({@link AnnouncedEndpoint}). */
 public interface HelperEndpoint {
-    /** Takes the name (or port); throws while another helper still holds it. */
+    /** Starts taking connections (announces the helper); throws when it cannot. */
     void listen() throws IOException;
 
     /** The next connection; throws once {@link #close} was called. */
     HelperLink.Connection accept() throws IOException;
 
-    /** Gives up the name; a thread blocked in {@link #accept} returns. Never throws. */
+    /** Stops taking connections; a thread blocked in {@link #accept} returns. Never throws. */
     void close();
 }

@@ -6,9 +6,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * A byte stream between the app and the audio helper: an abstract-namespace LocalSocket on the
- * phone, TCP on the host's loopback in the tests. {@link #open} is the connecting side (the app,
- * or a newly started helper asking the running one to hand over).
+ * A byte stream between the app and the audio helper: one end of a socketpair that the helper made
+ * for an OPEN transaction on its Binder ({@link HelperChannel}); on the host's JVM a pair of
+ * connected loopback sockets. {@link #open} is the connecting side (the app, or a newly started
+ * helper asking the running one to hand over).
  */
 public interface HelperLink {
     /** Connects to the helper; throws when none is listening. */
@@ -20,7 +21,7 @@ public interface HelperLink {
 
         OutputStream output() throws IOException;
 
-        /** The uid of the process at the other end, or -1 when the transport cannot tell (TCP). */
+        /** The uid of the process at the other end (Binder's calling uid when the pair was made), or -1 when unknown. */
         int peerUid() throws IOException;
 
         /**

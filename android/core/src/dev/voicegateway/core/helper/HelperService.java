@@ -10,14 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The audio helper's side of the framing: takes the socket name (asking a helper already running
- * to hand it over), accepts only the app's uid for audio and the shell's for SHUTDOWN/REPLACE,
+ * The audio helper's side of the framing: announces itself (asking a helper already running to
+ * hand over first), accepts only the app's uid for audio and the shell's for SHUTDOWN/REPLACE,
  * starts and stops capture and injection as the app asks, and exits when told to. The same code
  * runs as the shell on the phone ({@code dev.voicegateway.app.helper.AudioHelper}) and in the
  * host's fake helper; only the endpoint and the engine differ.
  */
 public final class HelperService {
-    /** How long a peer has for its HELLO, and a replaced helper to let go of the name. */
+    /** How long a peer has for its HELLO, and a replaced helper to close the connection that asked it to. */
     static final int HELLO_TIMEOUT_MS = 5000;
     static final long HANDOVER_MS = 5000;
 
@@ -45,7 +45,7 @@ public final class HelperService {
     }
 
     /**
-     * Asks a helper that is already serving on {@code link} to give up the name and exit, and waits
+     * Asks a helper that is already serving on {@code link} to stop and exit, and waits
      * (up to five seconds) until it closes the connection. False when no helper answered.
      */
     public static boolean replaceRunning(HelperLink link, Log log) {
@@ -74,7 +74,7 @@ public final class HelperService {
         return true;
     }
 
-    /** Takes the name (retrying while a replaced helper lets go of it), then serves until {@link #stop}. */
+    /** Starts taking connections (retrying for a while if the endpoint cannot yet), then serves until {@link #stop}. */
     public void run() throws IOException {
         long deadline = System.nanoTime() + HANDOVER_MS * 1000000L;
         while (true) {
@@ -86,11 +86,11 @@ public final class HelperService {
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException interrupted) {
-                    throw new IOException("interrupted while waiting for the socket name");
+                    throw new IOException("interrupted while starting to listen");
                 }
             }
         }
-        log.log(Log.INFO, "audio helper listening for uid " + policy.appUid() + "; " + engine.capabilities() + " " + engine.note(), null);
+        log.log(Log.INFO, "audio helper serving uid " + policy.appUid() + "; " + engine.capabilities() + " " + engine.note(), null);
         while (!stopping) {
             HelperLink.Connection c;
             try {
@@ -119,7 +119,7 @@ public final class HelperService {
         log.log(Log.INFO, "audio helper stopped: " + stopReason, null);
     }
 
-    /** Stops serving: the name is given up, every connection closed, capture and injection stopped. */
+    /** Stops serving: no more connections are taken, every connection closed, capture and injection stopped. */
     public void stop(String reason) {
         List<Session> all;
         synchronized (this) {

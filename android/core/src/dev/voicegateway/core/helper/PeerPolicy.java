@@ -1,9 +1,9 @@
 package dev.voicegateway.core.helper;
 
 /**
- * Who may talk to whom over the helper's abstract-namespace socket, by the peer's uid (what
- * LocalSocket.getPeerCredentials() reports; any app can connect to, or bind, an abstract name, so
- * the uid is the only thing to trust). Pure.
+ * Who may talk to whom over the helper channel, by the caller's uid as Binder reports it
+ * (Binder.getCallingUid(): the kernel's, which no caller can forge). Any app can reach the helper's
+ * Binder once it has it, and any app could try to call the app's provider, so both ends check. Pure.
  */
 public final class PeerPolicy {
     /** The shell user that `adb shell` runs as (android.os.Process.SHELL_UID, hidden in the SDK). */
@@ -52,6 +52,16 @@ public final class PeerPolicy {
         if (role == Role.APP) return true;
         if (role == Role.ADMIN) return type == HelperMessage.HELLO || type == HelperMessage.PING || type == HelperMessage.SHUTDOWN || type == HelperMessage.REPLACE;
         return false;
+    }
+
+    /**
+     * The app's provider's first step: only the shell (the helper, or `adb shell`) may announce a
+     * helper or ask which one runs. Root is refused too: nothing of ours runs as root.
+     */
+    public static void requireShell(int callingUid) {
+        if (callingUid != SHELL_UID) {
+            throw new SecurityException("uid " + callingUid + " may not reach the audio helper channel: only the shell (uid " + SHELL_UID + ") may");
+        }
     }
 
     /** The app's check of the other side: only a helper running as the shell (or root) is the helper. */
