@@ -13,8 +13,9 @@ import dev.voicegateway.core.audio.AudioCapabilities;
  *   getCallUplinkInjectionAudioTrack (frameworks/base media/java/android/media/AudioManager.java)
  *   throw IllegalStateException unless the audio mode is one of {@link #isCallMode the call modes},
  *   and UnsupportedOperationException when the phone's audio HAL cannot intercept a SIM call (CTS
- *   CallAudioInterceptionTest tests both). Telecom sets MODE_IN_CALL on its own thread after the
- *   call turns active, so START_CAPTURE, sent at ACTIVE, can arrive first: the opener polls the
+ *   CallAudioInterceptionTest tests both). Telecom sets MODE_IN_CALL from its
+ *   CallAudioModeStateMachine (packages/services/Telecomm), a StateMachine on a handler of its own,
+ *   after the call turns active, so START_CAPTURE, sent at ACTIVE, can arrive first: the opener polls the
  *   mode every {@link #POLL_MS} ms for up to {@link #MODE_WAIT_MS} ms, tries once a call mode is
  *   seen (or at the deadline, whatever the mode reads), and tries again on IllegalStateException
  *   until the deadline.</li>
