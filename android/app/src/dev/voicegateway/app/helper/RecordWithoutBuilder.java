@@ -77,9 +77,9 @@ final class RecordWithoutBuilder {
             throws Exception {
         Method setup = null;
         for (Method m : AudioRecord.class.getDeclaredMethods()) {
-            if (m.getName().equals("native_setup")) setup = m;
+            if (m.getName().equals("native_setup") && knownShape(m.getParameterTypes())) setup = m;
         }
-        if (setup == null) throw new NoSuchMethodException("AudioRecord.native_setup");
+        if (setup == null) throw new NoSuchMethodException("AudioRecord.native_setup of a known shape");
         setup.setAccessible(true);
         Class<?>[] types = setup.getParameterTypes();
         Object self = new WeakReference<AudioRecord>(record);
@@ -89,9 +89,6 @@ final class RecordWithoutBuilder {
             // native_setup(Object this, Object attributes, int[] sampleRate, int channelMask, int channelIndexMask,
             //     int audioFormat, int buffSizeInBytes, int[] sessionId, String opPackageName, long nativeRecordInJavaObj)   (API 30)
             return (Integer) setup.invoke(record, self, attributes, rates, mask, 0, format, bufferBytes, session, ShellContext.SHELL_PACKAGE, 0L);
-        }
-        if (types.length != 11 && types.length != 12 || types[8] != Parcel.class) {
-            throw new NoSuchMethodException("AudioRecord.native_setup with " + types.length + " parameters");
         }
         if (context == null) throw new UnsupportedOperationException("no shell Context to attribute the recording to");
         // Context.getAttributionSource() (API 31), then AttributionSource.asScopedParcelState() (hidden),
@@ -113,6 +110,12 @@ final class RecordWithoutBuilder {
         } finally {
             state.close();
         }
+    }
+
+    /** One of the three shapes of native_setup above (a vendor may add others). */
+    private static boolean knownShape(Class<?>[] types) {
+        if (types.length == 10) return types[8] == String.class;
+        return (types.length == 11 || types.length == 12) && types[8] == Parcel.class;
     }
 
     private static Method hidden(String name, Class<?>... types) throws NoSuchMethodException {

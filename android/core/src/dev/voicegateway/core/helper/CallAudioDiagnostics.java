@@ -54,10 +54,9 @@ public final class CallAudioDiagnostics {
             o.put("way", way);
             if (!via.isEmpty()) o.put("via", via);
             o.put("result", opened ? "opened" : "failed");
-            if (!opened) {
-                o.put("exception", exception);
-                o.put("message", cut(message, messageChars));
-            }
+            // The same keys for every attempt, "" where it opened: one shape for whoever reads the report.
+            o.put("exception", exception);
+            o.put("message", cut(message, messageChars));
             o.put("waitedMs", waitedMs);
             return o;
         }

@@ -43,7 +43,8 @@ public class CallAudioDiagnosticsTest {
         assertEquals("not in call", first.getString("message"));
         assertEquals(0, first.getLong("waitedMs"));
         assertEquals("opened", a.getJSONObject(1).getString("result"));
-        assertFalse("an opened way has no exception", a.getJSONObject(1).has("exception"));
+        assertEquals("an opened way has no exception", "", a.getJSONObject(1).getString("exception"));
+        assertEquals("", a.getJSONObject(1).getString("message"));
         assertEquals(50, a.getJSONObject(1).getLong("waitedMs"));
         assertEquals("a null message is empty", "", a.getJSONObject(2).getString("message"));
         JSONArray env = o.getJSONArray("environment");
