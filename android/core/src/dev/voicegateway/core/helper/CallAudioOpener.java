@@ -39,7 +39,7 @@ import dev.voicegateway.core.audio.AudioCapabilities;
  * lock; {@link #capabilities} and {@link #note} may be read from any thread.
  */
 public final class CallAudioOpener<C, I> {
-    /** AudioManager.MODE_* (android.media.AudioManager; 4 to 6 from API 30, 31 and 33). */
+    /** AudioManager.MODE_* (android.media.AudioManager: CALL_SCREENING since API 30, the two REDIRECT modes since API 33). */
     public static final int MODE_NORMAL = 0;
     public static final int MODE_RINGTONE = 1;
     public static final int MODE_IN_CALL = 2;
