@@ -13,7 +13,10 @@ import android.os.Process;
  * exists): the system context, presenting itself as the shell's package, so that the audio
  * server attributes the recording to uid 2000 / com.android.shell, which holds
  * CAPTURE_AUDIO_OUTPUT and CALL_AUDIO_INTERCEPTION. Android 12 (API 31) takes the attribution
- * from {@link #getAttributionSource}; older versions from the op package name.
+ * from {@link #getAttributionSource}; older versions from the op package name. Records and tracks
+ * made without a Context (AudioManager's interception methods make theirs so) reach both through
+ * ActivityThread's initial Application, which the helper attaches to this Context
+ * (ShellEnvironment, core ShellSetup.INITIAL_APPLICATION).
  */
 public final class ShellContext extends ContextWrapper {
     public static final String SHELL_PACKAGE = "com.android.shell";

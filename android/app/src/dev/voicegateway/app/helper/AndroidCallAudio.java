@@ -11,28 +11,31 @@ import dev.voicegateway.core.Log;
 import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.audio.AudioCapabilities;
 import dev.voicegateway.core.audio.FrameAdapter;
+import dev.voicegateway.core.helper.CallAudioDiagnostics;
 import dev.voicegateway.core.helper.CallAudioEngine;
+import dev.voicegateway.core.helper.CallAudioOpener;
 import dev.voicegateway.core.helper.CaptureChoice;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * The call's audio on the phone, as the shell: carries out the plan of {@link CaptureChoice}
+ * The call's audio on the phone, as the shell. Which ways to try comes from {@link CaptureChoice}
  * (the remote party from AudioManager's call-audio interception on Android 13+ where the phone
  * allows it, else AudioRecord's VOICE_DOWNLINK on Android 11+; injection only through the
- * interception API). APIs above 23 and the @SystemApi ones are called by reflection, each with
- * its published signature beside it. None of this has run on a device yet (docs/android.md).
+ * interception API); when to try, wait, retry and fall back from {@link CallAudioOpener}. This
+ * class only opens one way when asked and reads the audio mode. APIs above 23 and the @SystemApi
+ * ones are called by reflection, each with its published signature beside it. None of this has
+ * run on a device yet (docs/android.md).
  */
-final class AndroidCallAudio implements CallAudioEngine {
+final class AndroidCallAudio implements CallAudioEngine, CallAudioOpener.Platform<AudioRecord, AudioTrack> {
     private static final int[] RATES = {8000, 16000, 48000};
 
     private final Context context;
     private final Object audioManager;
-    private final CaptureChoice.Plan plan;
     private final Log log;
-    private volatile AudioCapabilities current;
-    private volatile String note;
+    private final CallAudioDiagnostics diagnostics = new CallAudioDiagnostics();
+    private final CallAudioOpener<AudioRecord, AudioTrack> opener;
 
     AndroidCallAudio(Context context, Log log) {
         this.context = context;
@@ -40,67 +43,37 @@ final class AndroidCallAudio implements CallAudioEngine {
         this.audioManager = audioManager(context, log);
         int sdk = Build.VERSION.SDK_INT;
         Boolean interceptable = sdk >= 33 ? isPstnCallAudioInterceptable() : null;
-        this.plan = CaptureChoice.choose(sdk, interceptable, recordRates());
-        this.current = plan.capabilities();
-        this.note = plan.note;
+        CaptureChoice.Plan plan = CaptureChoice.choose(sdk, interceptable, recordRates());
+        diagnostics.platform(sdk, interceptable, plan);
+        ShellEnvironment.report(diagnostics);
+        this.opener = new CallAudioOpener<AudioRecord, AudioTrack>(plan, this, CallAudioOpener.SYSTEM_CLOCK, diagnostics);
         log.log(Log.INFO, "Android API " + sdk + ", interceptable=" + interceptable + ", plan " + plan.capture + (plan.inject ? " with injection" : " listen-only"), null);
     }
 
     @Override
     public AudioCapabilities capabilities() {
-        return current;
+        return opener.capabilities();
     }
 
     @Override
     public String note() {
-        return note;
+        return opener.note();
     }
 
     @Override
     public org.json.JSONObject diagnostics() {
-        // Filled by the capture plan's attempts (issue 20): until then, only the plan.
-        org.json.JSONObject d = new org.json.JSONObject();
-        try {
-            d.put("sdk", Build.VERSION.SDK_INT);
-            d.put("attempts", new org.json.JSONArray());
-        } catch (org.json.JSONException e) {
-            throw new IllegalStateException(e);
-        }
-        return d;
+        return diagnostics.toJson();
     }
 
     @Override
     public Running startCapture(FrameAdapter.FrameSink sink) throws Exception {
-        if (plan.capture.isEmpty()) throw new Exception(plan.note);
-        StringBuilder failures = new StringBuilder();
-        for (CaptureChoice.Option option : plan.capture) {
-            try {
-                AudioRecord record = open(option);
-                boolean first = option == plan.capture.get(0);
-                current = new AudioCapabilities(true, plan.inject && first, option.method, option.sampleRate);
-                if (!first) note = "The call-audio interception API refused (" + failures + "): listen only.";
-                return new Reader(record, option.sampleRate, sink, log);
-            } catch (Exception e) {
-                if (failures.length() > 0) failures.append("; ");
-                failures.append(option).append(": ").append(describe(e));
-                log.log(Log.WARN, "capture " + option + " failed", e);
-            }
-        }
-        throw new Exception("no capture could start (" + failures + ")");
+        CallAudioOpener.Opened<AudioRecord> opened = opener.capture();
+        return new Reader(opened.capture, opened.option.sampleRate, sink, log);
     }
 
     @Override
     public Injection startInjection() throws Exception {
-        if (!current.inject) throw new Exception("listen only: " + note);
-        // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public android.media.AudioTrack
-        //     getCallUplinkInjectionAudioTrack(@NonNull android.media.AudioFormat)   (API 33, 34/system/api/android.txt)
-        final AudioTrack track = (AudioTrack) call(audioManager, "getCallUplinkInjectionAudioTrack", new Class<?>[] {AudioFormat.class},
-                format(16000, AudioFormat.CHANNEL_OUT_MONO));
-        if (track.getState() != AudioTrack.STATE_INITIALIZED) {
-            track.release();
-            throw new Exception("the injection track did not initialise");
-        }
-        track.play();
+        final AudioTrack track = opener.injection();
         return new Injection() {
             @Override
             public void write(byte[] frame) {
@@ -120,30 +93,39 @@ final class AndroidCallAudio implements CallAudioEngine {
         };
     }
 
-    private AudioRecord open(CaptureChoice.Option option) throws Exception {
+    // CallAudioOpener.Platform: one way at a time, as the opener asks.
+
+    @Override
+    public int audioMode() throws Exception {
+        if (audioManager == null) throw new Exception("no AudioManager");
+        return ((AudioManager) audioManager).getMode();
+    }
+
+    @Override
+    public AudioRecord openCapture(CaptureChoice.Option option, boolean withoutBuilder) throws Exception {
         final AudioRecord record;
         if (option.method.equals(AudioCapabilities.CALL_INTERCEPTION)) {
             // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public android.media.AudioRecord
             //     getCallDownlinkExtractionAudioRecord(@NonNull android.media.AudioFormat)   (API 33, 34/system/api/android.txt)
+            // Throws IllegalStateException outside a call mode, UnsupportedOperationException where the HAL
+            // cannot intercept (frameworks/base AudioManager.java; CallAudioOpener decides what follows).
             record = (AudioRecord) call(audioManager, "getCallDownlinkExtractionAudioRecord", new Class<?>[] {AudioFormat.class},
                     format(option.sampleRate, AudioFormat.CHANNEL_IN_MONO));
+        } else if (withoutBuilder) {
+            record = RecordWithoutBuilder.make(MediaRecorder.AudioSource.VOICE_DOWNLINK, option.sampleRate, bufferBytes(option.sampleRate), context);
         } else {
             record = downlinkRecord(option.sampleRate);
         }
         if (record.getState() != AudioRecord.STATE_INITIALIZED) {
             record.release();
-            throw new Exception("AudioRecord did not initialise");
+            // What AudioRecord.Builder.build itself throws for a record that did not initialise (API 23+).
+            throw new UnsupportedOperationException("the AudioRecord did not initialise");
         }
-        Runnable start = new Runnable() {
-            @Override
-            public void run() {
-                record.startRecording();
-                if (record.getRecordingState() != AudioRecord.RECORDSTATE_RECORDING) throw new IllegalStateException("not recording");
-            }
-        };
         try {
-            if (Build.VERSION.SDK_INT == 30) ShellEnvironment.inForeground(start, log);
-            else start.run();
+            record.startRecording();
+            if (record.getRecordingState() != AudioRecord.RECORDSTATE_RECORDING) {
+                throw new UnsupportedOperationException("the AudioRecord did not start recording");
+            }
         } catch (RuntimeException e) {
             record.release();
             throw e;
@@ -151,17 +133,52 @@ final class AndroidCallAudio implements CallAudioEngine {
         return record;
     }
 
+    @Override
+    public AudioTrack openInjection() throws Exception {
+        // @SystemApi @RequiresPermission(CALL_AUDIO_INTERCEPTION) public android.media.AudioTrack
+        //     getCallUplinkInjectionAudioTrack(@NonNull android.media.AudioFormat)   (API 33, 34/system/api/android.txt)
+        AudioTrack track = (AudioTrack) call(audioManager, "getCallUplinkInjectionAudioTrack", new Class<?>[] {AudioFormat.class},
+                format(16000, AudioFormat.CHANNEL_OUT_MONO));
+        if (track.getState() != AudioTrack.STATE_INITIALIZED) {
+            track.release();
+            throw new UnsupportedOperationException("the injection track did not initialise");
+        }
+        try {
+            track.play();
+        } catch (RuntimeException e) {
+            track.release();
+            throw e;
+        }
+        return track;
+    }
+
+    @Override
+    public void showShellWindow() {
+        ShellEnvironment.showShellWindow(log);
+    }
+
+    @Override
+    public void closeShellWindow() {
+        ShellEnvironment.closeShellWindow(log);
+    }
+
     private AudioRecord downlinkRecord(int rate) throws Exception {
         AudioRecord.Builder b = new AudioRecord.Builder()
                 .setAudioSource(MediaRecorder.AudioSource.VOICE_DOWNLINK)
                 .setAudioFormat(format(rate, AudioFormat.CHANNEL_IN_MONO));
-        int min = AudioRecord.getMinBufferSize(rate, AudioFormat.CHANNEL_IN_MONO, AudioFormat.ENCODING_PCM_16BIT);
-        if (min > 0) b.setBufferSizeInBytes(Math.max(min * 4, rate / 5 * 2)); // 200 ms; it does not add delay
+        int bytes = bufferBytes(rate);
+        if (bytes > 0) b.setBufferSizeInBytes(bytes);
         if (Build.VERSION.SDK_INT >= 31 && context != null) {
             // public android.media.AudioRecord.Builder setContext(@NonNull android.content.Context)   (API 31, 34/public/api/android.txt)
             call(b, "setContext", new Class<?>[] {Context.class}, context);
         }
         return b.build();
+    }
+
+    /** 200 ms, and at least four of the minimum; a deeper buffer does not add delay. 0 when the rate is not offered. */
+    private static int bufferBytes(int rate) {
+        int min = AudioRecord.getMinBufferSize(rate, AudioFormat.CHANNEL_IN_MONO, AudioFormat.ENCODING_PCM_16BIT);
+        return min > 0 ? Math.max(min * 4, rate / 5 * 2) : 0;
     }
 
     private static AudioFormat format(int rate, int channels) {
@@ -183,7 +200,7 @@ final class AndroidCallAudio implements CallAudioEngine {
             //     (API 33, 34/system/api/android.txt)
             return (Boolean) call(audioManager, "isPstnCallAudioInterceptable", new Class<?>[0]);
         } catch (Exception e) {
-            log.log(Log.WARN, "isPstnCallAudioInterceptable() failed: " + describe(e), null);
+            log.log(Log.WARN, "isPstnCallAudioInterceptable() failed: " + e, null);
             return null;
         }
     }
@@ -204,8 +221,9 @@ final class AndroidCallAudio implements CallAudioEngine {
         }
     }
 
+    /** A (hidden or newer) method by reflection; what the method throws is thrown as it is, for the opener's rules. */
     private static Object call(Object target, String name, Class<?>[] types, Object... args) throws Exception {
-        if (target == null) throw new Exception("no " + (name.startsWith("set") ? "builder" : "AudioManager") + " for " + name);
+        if (target == null) throw new UnsupportedOperationException("no " + (name.startsWith("set") ? "builder" : "AudioManager") + " for " + name);
         Method m = target.getClass().getMethod(name, types);
         try {
             return m.invoke(target, args);
@@ -214,11 +232,6 @@ final class AndroidCallAudio implements CallAudioEngine {
             if (cause instanceof Exception) throw (Exception) cause;
             throw e;
         }
-    }
-
-    private static String describe(Throwable e) {
-        String m = e.getMessage();
-        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }
 
     /** Reads the record on a thread of its own and hands 16 kHz frames to the sink. */

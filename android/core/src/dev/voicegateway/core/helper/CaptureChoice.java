@@ -18,6 +18,12 @@ public final class CaptureChoice {
     static final int[] RATE_PREFERENCE = {16000, 48000, 8000};
     /** The interception API takes 8 to 48 kHz: ask for the wire's rate, nothing to resample. */
     static final int INTERCEPTION_RATE = 16000;
+    /**
+     * Android 11 lets only a uid in the foreground record (its AppOps check of RECORD_AUDIO; from
+     * Android 12 the shell's CAPTURE_AUDIO_OUTPUT is enough): scrcpy's AudioDirectCapture.start
+     * opens its record inside an activity of the Shell app on exactly this level.
+     */
+    static final int FOREGROUND_ONLY_SDK = 30;
 
     /** A way to capture the remote party. */
     public static final class Option {
@@ -28,6 +34,14 @@ public final class CaptureChoice {
         Option(String method, int sampleRate) {
             this.method = method;
             this.sampleRate = sampleRate;
+        }
+
+        /**
+         * Whether this way opens only while the call's audio mode is an in-call one: the
+         * interception API throws IllegalStateException otherwise (CallAudioOpener).
+         */
+        public boolean needsCallMode() {
+            return method.equals(CALL);
         }
 
         @Override
@@ -44,11 +58,17 @@ public final class CaptureChoice {
         public final boolean inject;
         /** Why the helper cannot do more; "" when it can do everything. */
         public final String note;
+        /**
+         * Android 11 (API 30) only: the record must be made and started while an activity of the
+         * Shell app is in the foreground (CallAudioOpener, after scrcpy's AudioDirectCapture).
+         */
+        public final boolean foregroundWindow;
 
-        Plan(List<Option> capture, boolean inject, String note) {
+        Plan(List<Option> capture, boolean inject, String note, boolean foregroundWindow) {
             this.capture = Collections.unmodifiableList(capture);
             this.inject = inject;
             this.note = note;
+            this.foregroundWindow = foregroundWindow;
         }
 
         /** What the helper reports before a call shows which option really opens. */
@@ -117,7 +137,7 @@ public final class CaptureChoice {
             note = "This phone records at none of 8, 16 and 48 kHz, so the call cannot be heard.";
         }
         boolean inject = row.inject && !options.isEmpty() && options.get(0).method.equals(CALL);
-        return new Plan(options, inject, note);
+        return new Plan(options, inject, note, sdk == FOREGROUND_ONLY_SDK && !options.isEmpty());
     }
 
     private static int firstOffered(int[] offered) {

@@ -67,4 +67,20 @@ public class CaptureChoiceTest {
         assertTrue(p.note, p.note.contains("none of 8, 16 and 48 kHz"));
         assertEquals("interception does not need AudioRecord's rates", "[call_interception@16000] inject", plan(33, Boolean.TRUE));
     }
+
+    @Test
+    public void onlyAndroid11OpensInsideTheShellWindowAndOnlyInterceptionWaitsForTheCallMode() {
+        Boolean[] answers = {Boolean.TRUE, Boolean.FALSE, null};
+        for (int sdk = 26; sdk <= 35; sdk++) {
+            for (Boolean interceptable : answers) {
+                CaptureChoice.Plan p = CaptureChoice.choose(sdk, interceptable, ALL_RATES);
+                assertEquals("API " + sdk, sdk == 30, p.foregroundWindow);
+                for (CaptureChoice.Option o : p.capture) {
+                    assertEquals(o.toString(), o.method.equals(AudioCapabilities.CALL_INTERCEPTION), o.needsCallMode());
+                }
+                assertEquals("API " + sdk + " " + interceptable, sdk >= 33 && Boolean.TRUE.equals(interceptable), p.inject);
+            }
+        }
+        assertFalse("nothing to open, no window", CaptureChoice.choose(30, null, new int[] {44100}).foregroundWindow);
+    }
 }
