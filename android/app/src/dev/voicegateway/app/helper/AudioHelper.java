@@ -3,6 +3,9 @@ package dev.voicegateway.app.helper;
 import android.content.Context;
 import android.os.Looper;
 import dev.voicegateway.core.Log;
+import dev.voicegateway.core.ThreadClock;
+import dev.voicegateway.core.helper.AnnouncedEndpoint;
+import dev.voicegateway.core.helper.HelperAnnouncer;
 import dev.voicegateway.core.helper.HelperService;
 import dev.voicegateway.core.helper.PeerPolicy;
 import dev.voicegateway.core.helper.StartCommand;
@@ -11,8 +14,9 @@ import java.io.IOException;
 /**
  * The audio helper: started as the shell by the command the app shows ({@link StartCommand}),
  * `app_process /system/bin dev.voicegateway.app.helper.AudioHelper --uid <the app's uid>`, it asks a
- * helper already running to hand over, then serves the app on the abstract socket
- * {@link LocalSockets#NAME} until the app (or the shell) tells it to exit. It dies with the phone.
+ * helper already running to hand over, then announces its Binder to the app's provider
+ * ({@link HelperProvider}, through {@link ProviderCall}) and serves the app's connections until the
+ * app (or the shell) tells it to exit, or the app is gone. It dies with the phone.
  */
 public final class AudioHelper {
     private AudioHelper() {
@@ -21,9 +25,10 @@ public final class AudioHelper {
     public static void main(String[] args) {
         int uid;
         final String appPackage = option(args, "--package", "dev.voicegateway.app");
+        final PeerPolicy policy;
         try {
             uid = uid(args);
-            new PeerPolicy(uid, appPackage);
+            policy = new PeerPolicy(uid, appPackage);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println("usage: app_process /system/bin " + StartCommand.MAIN_CLASS + " --uid <the app's uid> [--package <the app's package>]");
@@ -42,17 +47,37 @@ public final class AudioHelper {
         if (Looper.getMainLooper() == null) Looper.prepareMainLooper();
         Context context = ShellEnvironment.context(log);
         AndroidCallAudio engine = new AndroidCallAudio(context, log);
-        if (HelperService.replaceRunning(LocalSockets.link(), log)) System.out.println("replaced the audio helper that was running");
-        final HelperService service = new HelperService(new PeerPolicy(uid, appPackage), new LocalSockets.Endpoint(), engine, log);
+        ProviderCall app = new ProviderCall(appPackage, uid);
+        if (HelperService.replaceRunning(app.runningHelper(), log)) System.out.println("replaced the audio helper that was running");
+        final HelperService[] service = new HelperService[1];
+        HelperAnnouncer announcer = new HelperAnnouncer(app, new ThreadClock("vg-helper-announcer", log), log, new HelperAnnouncer.Config(),
+                new HelperAnnouncer.Listener() {
+                    private boolean first = true;
+
+                    @Override
+                    public void announced() {
+                        if (first) System.out.println("the app has the audio helper");
+                        first = false;
+                    }
+
+                    @Override
+                    public void appGone(String why) {
+                        System.err.println("the audio helper stops: " + why);
+                        service[0].stop(why);
+                    }
+                });
+        HelperBinder binder = new HelperBinder();
+        AnnouncedEndpoint endpoint = new AnnouncedEndpoint(announcer, binder, policy);
+        binder.serve(endpoint);
+        service[0] = new HelperService(policy, endpoint, engine, log);
         Thread server = new Thread(new Runnable() {
             @Override
             public void run() {
                 int status = 0;
                 try {
-                    service.run();
+                    service[0].run();
                 } catch (IOException e) {
                     log.log(Log.ERROR, "the audio helper cannot serve: " + e.getMessage(), e);
-                    System.err.println("cannot take the socket " + LocalSockets.NAME + ": " + e.getMessage());
                     status = 1;
                 }
                 // The platform starts threads of its own that would keep the process alive.

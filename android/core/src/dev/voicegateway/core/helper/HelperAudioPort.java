@@ -357,6 +357,9 @@ public final class HelperAudioPort implements AudioPort {
                     changed();
                 } else if (changed) {
                     log.log(Log.INFO, "audio helper capabilities now " + m.capabilities, null);
+                    // The call started while the helper last said listen-only, and interception opened now: speak too.
+                    MessageWriter w = writer;
+                    if (callWanted && m.capabilities.inject && !injecting && w != null) w.send(HelperMessage.of(HelperMessage.START_INJECTION));
                     changed();
                 }
                 break;
