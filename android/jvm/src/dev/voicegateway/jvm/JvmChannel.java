@@ -8,9 +8,7 @@ import dev.voicegateway.core.helper.PeerPolicy;
 import java.io.IOException;
 import java.net.Socket;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The helper channel on the host, in one process: what Binder, ActivityManager and the app's
@@ -62,33 +60,6 @@ final class JvmChannel {
     /** What the helper's Binder does on OPEN, for a caller of {@code callingUid}: the caller's end, or IOException (REFUSED). */
     interface Target {
         Socket open(int callingUid, String callingProcess) throws IOException;
-    }
-
-    /** A Bundle: only what the channel puts in it. */
-    static final class MapExtras implements HelperChannel.Extras {
-        private final Map<String, Object> values = new HashMap<String, Object>();
-
-        @Override
-        public void putInt(String key, int value) {
-            values.put(key, value);
-        }
-
-        @Override
-        public int getInt(String key, int fallback) {
-            Object v = values.get(key);
-            return v instanceof Integer ? (Integer) v : fallback;
-        }
-
-        @Override
-        public void putBinder(String key, Object binder) {
-            values.put(key, binder);
-        }
-
-        @Override
-        public Object getBinder(String key) {
-            Object v = values.get(key);
-            return v instanceof JvmBinder ? v : null;
-        }
     }
 
     private volatile HelperDirectory directory;
@@ -163,14 +134,14 @@ final class JvmChannel {
         return new HelperAnnouncer.App() {
             @Override
             public HelperChannel.Extras extras() {
-                return new MapExtras();
+                return new HelperChannel.MapExtras();
             }
 
             @Override
             public HelperChannel.Extras call(String method, HelperChannel.Extras request) throws IOException {
                 HelperDirectory d = directory;
                 if (d == null) throw new HelperAnnouncer.NoApp("no provider " + HelperChannel.authority(APP_PACKAGE));
-                MapExtras reply = new MapExtras();
+                HelperChannel.MapExtras reply = new HelperChannel.MapExtras();
                 try {
                     d.call(callingUid, method, request, reply);
                 } catch (SecurityException e) {
@@ -196,7 +167,7 @@ final class JvmChannel {
         return new HelperLink() {
             @Override
             public Connection open() throws IOException {
-                HelperChannel.Extras reply = providerAs(PeerPolicy.SHELL_UID).call(HelperChannel.CURRENT, new MapExtras());
+                HelperChannel.Extras reply = providerAs(PeerPolicy.SHELL_UID).call(HelperChannel.CURRENT, new HelperChannel.MapExtras());
                 JvmBinder b = (JvmBinder) reply.getBinder(HelperChannel.KEY_HELPER);
                 if (b == null || b.dead()) throw new IOException("no audio helper is running");
                 return new JvmSockets.End(b.target.open(PeerPolicy.SHELL_UID, HELPER_PROCESS), PeerPolicy.SHELL_UID, HELPER_PROCESS);

@@ -56,4 +56,31 @@ public final class HelperChannel {
         /** Null when absent. */
         Object getBinder(String key);
     }
+
+    /** Extras in a map: the host's stand-in for a Bundle (the JVM runner and the tests). */
+    public static final class MapExtras implements Extras {
+        private final java.util.Map<String, Object> values = new java.util.HashMap<String, Object>();
+
+        @Override
+        public void putInt(String key, int value) {
+            values.put(key, value);
+        }
+
+        @Override
+        public int getInt(String key, int fallback) {
+            Object v = values.get(key);
+            return v instanceof Integer ? (Integer) v : fallback;
+        }
+
+        @Override
+        public void putBinder(String key, Object binder) {
+            values.put(key, binder);
+        }
+
+        @Override
+        public Object getBinder(String key) {
+            Object v = values.get(key);
+            return v instanceof Integer ? null : v;
+        }
+    }
 }

@@ -7,38 +7,11 @@ import dev.voicegateway.core.Log;
 import dev.voicegateway.core.ManualClock;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.Test;
 
 /** The helper's announcements, tick by tick: retries, the app's process dying, the app gone. */
 public class HelperAnnouncerTest {
-    private static final class Extras implements HelperChannel.Extras {
-        final Map<String, Object> values = new HashMap<String, Object>();
-
-        @Override
-        public void putInt(String key, int value) {
-            values.put(key, value);
-        }
-
-        @Override
-        public int getInt(String key, int fallback) {
-            Object v = values.get(key);
-            return v == null ? fallback : (Integer) v;
-        }
-
-        @Override
-        public void putBinder(String key, Object binder) {
-            values.put(key, binder);
-        }
-
-        @Override
-        public Object getBinder(String key) {
-            return values.get(key);
-        }
-    }
-
     /** The app as the helper reaches it: scripted answers, the calls it got, its process's death. */
     private static final class App implements HelperAnnouncer.App {
         final List<Long> calls = new ArrayList<Long>();
@@ -53,7 +26,7 @@ public class HelperAnnouncerTest {
 
         @Override
         public HelperChannel.Extras extras() {
-            return new Extras();
+            return new HelperChannel.MapExtras();
         }
 
         @Override
@@ -63,7 +36,7 @@ public class HelperAnnouncerTest {
             assertEquals(HelperChannel.VERSION, request.getInt(HelperChannel.KEY_VERSION, 0));
             lastHelper = request.getBinder(HelperChannel.KEY_HELPER);
             if (failure != null) throw failure;
-            Extras reply = new Extras();
+            HelperChannel.MapExtras reply = new HelperChannel.MapExtras();
             reply.putBinder(HelperChannel.KEY_APP, "app-binder");
             return reply;
         }

@@ -6,37 +6,10 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.Test;
 
 /** The app's provider's answers, and who may get them. */
 public class HelperDirectoryTest {
-    private static final class Extras implements HelperChannel.Extras {
-        final Map<String, Object> values = new HashMap<String, Object>();
-
-        @Override
-        public void putInt(String key, int value) {
-            values.put(key, value);
-        }
-
-        @Override
-        public int getInt(String key, int fallback) {
-            Object v = values.get(key);
-            return v == null ? fallback : (Integer) v;
-        }
-
-        @Override
-        public void putBinder(String key, Object binder) {
-            values.put(key, binder);
-        }
-
-        @Override
-        public Object getBinder(String key) {
-            return values.get(key);
-        }
-    }
-
     private Runnable death;
     private int announcedUid = -1;
 
@@ -66,8 +39,8 @@ public class HelperDirectoryTest {
         }
     });
 
-    private static Extras announcement(Object binder, int version) {
-        Extras e = new Extras();
+    private static HelperChannel.MapExtras announcement(Object binder, int version) {
+        HelperChannel.MapExtras e = new HelperChannel.MapExtras();
         e.putInt(HelperChannel.KEY_VERSION, version);
         e.putBinder(HelperChannel.KEY_HELPER, binder);
         return e;
@@ -82,7 +55,7 @@ public class HelperDirectoryTest {
                 told[0]++;
             }
         });
-        Extras reply = new Extras();
+        HelperChannel.MapExtras reply = new HelperChannel.MapExtras();
         directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement("helper-1", HelperChannel.VERSION), reply);
         assertEquals("app-binder", reply.getBinder(HelperChannel.KEY_APP));
         assertEquals(HelperChannel.VERSION, reply.getInt(HelperChannel.KEY_VERSION, 0));
@@ -94,16 +67,16 @@ public class HelperDirectoryTest {
         } catch (IOException e) {
             assertEquals("opened helper-1", e.getMessage());
         }
-        Extras current = new Extras();
-        directory.call(PeerPolicy.SHELL_UID, HelperChannel.CURRENT, new Extras(), current);
+        HelperChannel.MapExtras current = new HelperChannel.MapExtras();
+        directory.call(PeerPolicy.SHELL_UID, HelperChannel.CURRENT, new HelperChannel.MapExtras(), current);
         assertEquals("helper-1", current.getBinder(HelperChannel.KEY_HELPER));
     }
 
     @Test
     public void aLaterAnnouncementReplacesTheEarlierAndTheEarliersDeathChangesNothing() {
-        directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement("helper-1", HelperChannel.VERSION), new Extras());
+        directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement("helper-1", HelperChannel.VERSION), new HelperChannel.MapExtras());
         Runnable firstDies = death;
-        directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement("helper-2", HelperChannel.VERSION), new Extras());
+        directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement("helper-2", HelperChannel.VERSION), new HelperChannel.MapExtras());
         firstDies.run();
         assertEquals("helper-2", directory.current().binder());
         death.run();
@@ -114,8 +87,8 @@ public class HelperDirectoryTest {
         } catch (IOException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("no audio helper has announced itself"));
         }
-        Extras current = new Extras();
-        directory.call(PeerPolicy.SHELL_UID, HelperChannel.CURRENT, new Extras(), current);
+        HelperChannel.MapExtras current = new HelperChannel.MapExtras();
+        directory.call(PeerPolicy.SHELL_UID, HelperChannel.CURRENT, new HelperChannel.MapExtras(), current);
         assertNull(current.getBinder(HelperChannel.KEY_HELPER));
     }
 
@@ -124,7 +97,7 @@ public class HelperDirectoryTest {
         for (int uid : new int[] {0, 1000, 10123, 10999, 1010123}) {
             for (String method : new String[] {HelperChannel.ANNOUNCE, HelperChannel.CURRENT, "anything"}) {
                 try {
-                    directory.call(uid, method, announcement("intruder", HelperChannel.VERSION), new Extras());
+                    directory.call(uid, method, announcement("intruder", HelperChannel.VERSION), new HelperChannel.MapExtras());
                     fail("uid " + uid + " was let " + method);
                 } catch (SecurityException e) {
                     assertTrue(e.getMessage(), e.getMessage().contains("uid " + uid + " may not"));
@@ -140,14 +113,14 @@ public class HelperDirectoryTest {
         Object[][] cases = {{"helper-1", 2}, {null, HelperChannel.VERSION}, {"dead", HelperChannel.VERSION}};
         for (int i = 0; i < cases.length; i++) {
             try {
-                directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement(cases[i][0], (Integer) cases[i][1]), new Extras());
+                directory.call(PeerPolicy.SHELL_UID, HelperChannel.ANNOUNCE, announcement(cases[i][0], (Integer) cases[i][1]), new HelperChannel.MapExtras());
                 fail("case " + i + " was taken");
             } catch (IllegalArgumentException e) {
                 reasons[i] = e.getMessage();
             }
         }
         try {
-            directory.call(PeerPolicy.SHELL_UID, "open-sesame", new Extras(), new Extras());
+            directory.call(PeerPolicy.SHELL_UID, "open-sesame", new HelperChannel.MapExtras(), new HelperChannel.MapExtras());
             fail("an unknown method was taken");
         } catch (IllegalArgumentException e) {
             reasons[3] = e.getMessage();
