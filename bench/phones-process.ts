@@ -3,8 +3,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { epochNow, loadWav, pairDevice, readStamp } from '../src/simulator/index.js';
+import { BYTES_PER_MS, ChunkedEcho, FidelityTrack } from './chunks.js';
 import { GatewayPhone, RelayPhone } from './phones.js';
-import type { Format, PhoneSideResult, PhonesMessage, PhonesStart } from './protocol.js';
+import type { Fidelity, Format, PhoneSideResult, PhonesMessage, PhonesStart } from './protocol.js';
 import { codeOfMulaw, codeOfPcm, MULAW_CODE_BASE64_CHARS, Unwrapper } from './signal.js';
 import { CallTrack, Samples } from './tracks.js';
 import { api, pool } from './util.js';
@@ -26,21 +27,35 @@ function pcmIndex(frame: Buffer, unwrap: Unwrapper): number | null {
   return code === null ? null : unwrap.next(code);
 }
 
-/** The echo agent: sends every frame straight back, and notes when each arrived. */
-function startAgent(tracks: CallTrack[], format: Format): Promise<WebSocketServer> {
+/**
+ * The echo agent: sends every frame straight back, and notes when each arrived. With `chunkBytes`
+ * (chunks.ts) it sends the same audio back in real-time chunks of that size instead, and notes what
+ * it sent in `fidelity`, for the phone to compare with what it hears.
+ */
+function startAgent(tracks: CallTrack[], format: Format, chunkBytes: number | undefined, fidelity: FidelityTrack[]): Promise<WebSocketServer> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   server.on('connection', (ws, req) => {
     const phone = Number(new URL(req.url ?? '/', 'ws://agent').searchParams.get('phone'));
     const track = tracks[phone];
     if (!track) return ws.close(1008, 'unknown phone');
     const unwrap = new Unwrapper();
+    let streamSid = '';
+    const chunked = chunkBytes
+      ? new ChunkedEcho(chunkBytes, format, (chunk) => {
+          fidelity[phone]!.sent(chunk);
+          if (format === 'vendor') ws.send(`{"event":"media","streamSid":"${streamSid}","media":{"payload":"${chunk.toString('base64')}"}}`);
+          else ws.send(chunk, { binary: true });
+        })
+      : undefined;
+    ws.on('close', () => chunked?.close());
     ws.on('message', (data, isBinary) => {
       const at = epochNow();
       const buf = data as Buffer;
       if (isBinary) {
         const index = pcmIndex(buf, unwrap);
         if (index !== null) track.atAgent(index, at);
-        ws.send(buf, { binary: true });
+        if (chunked) chunked.add(buf);
+        else ws.send(buf, { binary: true });
         return;
       }
       if (format !== 'vendor') return;
@@ -52,7 +67,9 @@ function startAgent(tracks: CallTrack[], format: Format): Promise<WebSocketServe
       // a template, as the gateway writes its own (a streamSid is "MZ" and hex, a payload base64).
       const code = codeOfMulaw(Buffer.from(payload.slice(0, MULAW_CODE_BASE64_CHARS), 'base64'));
       if (code !== null) track.atAgent(unwrap.next(code), at);
-      ws.send(`{"event":"media","streamSid":"${msg.streamSid}","media":{"payload":"${payload}"}}`);
+      streamSid = msg.streamSid ?? '';
+      if (chunked) chunked.add(Buffer.from(payload, 'base64'));
+      else ws.send(`{"event":"media","streamSid":"${msg.streamSid}","media":{"payload":"${payload}"}}`);
     });
     ws.on('error', () => ws.terminate());
   });
@@ -70,7 +87,16 @@ interface Load {
 /** The gateway phone `i` talks to: the only one, or one of several in turn. */
 const nodeOf = (cfg: PhonesStart, i: number): string => cfg.targetUrls?.[i % cfg.targetUrls.length] ?? cfg.targetUrl;
 
-async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string, errors: string[]): Promise<Load> {
+/** What a phone does with audio it receives: note each frame's echo; with chunks, compare every sample with what the agent sent first. */
+function heard(cfg: PhonesStart, fidelity: FidelityTrack, track: CallTrack, unwrap: Unwrapper): (data: Buffer) => void {
+  if (!cfg.chunkBytes) return (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow());
+  return (data) => {
+    const at = epochNow();
+    fidelity.received(data, (frame) => track.echoed(pcmIndex(frame, unwrap), at));
+  };
+}
+
+async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], fidelity: FidelityTrack[], agentUrl: string, errors: string[]): Promise<Load> {
   const pcm = loadWav(cfg.wavPath).data;
   const phones: GatewayPhone[] = [];
   const deviceIds: string[] = [];
@@ -81,7 +107,7 @@ async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl:
     const target = nodeOf(cfg, i);
     const pairing = await api(target, cfg.apiKey, 'POST', '/v1/pairing', { publicUrl: target });
     const credentials = await pairDevice(target, { code: String(pairing['code']), name: `bench-${i}` });
-    const phone = new GatewayPhone(target, credentials, pcm, track, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
+    const phone = new GatewayPhone(target, credentials, pcm, track, heard(cfg, fidelity[i]!, track, unwrap));
     await phone.welcomed;
     phones[i] = phone;
     deviceIds[i] = credentials.deviceId;
@@ -104,12 +130,12 @@ async function startGatewayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl:
   };
 }
 
-function startRelayLoad(cfg: PhonesStart, tracks: CallTrack[], agentUrl: string): Load {
+function startRelayLoad(cfg: PhonesStart, tracks: CallTrack[], fidelity: FidelityTrack[], agentUrl: string): Load {
   const pcm = loadWav(cfg.wavPath).data;
   const phones = tracks.map((track, i) => {
     const unwrap = new Unwrapper();
     const url = `${cfg.targetUrl}/?agent=${encodeURIComponent(`${agentUrl}/?phone=${i}`)}`;
-    return new RelayPhone(url, pcm, track, (frame) => track.echoed(pcmIndex(frame, unwrap), epochNow()));
+    return new RelayPhone(url, pcm, track, heard(cfg, fidelity[i]!, track, unwrap));
   });
   return {
     dropped: () => phones.reduce((n, p) => n + p.framesDropped, 0),
@@ -173,9 +199,13 @@ async function run(cfg: PhonesStart): Promise<void> {
   const began = performance.now();
   const tracks = Array.from({ length: cfg.calls }, () => new CallTrack());
   const errors: string[] = [];
-  const agent = await startAgent(tracks, cfg.format);
+  // The relay forwards raw frames only: its agent speaks raw.
+  const format: Format = cfg.mode === 'relay' ? 'raw' : cfg.format;
+  const fidelity = tracks.map(() => new FidelityTrack(format));
+  const agent = await startAgent(tracks, format, cfg.chunkBytes, fidelity);
   const agentUrl = `ws://127.0.0.1:${(agent.address() as AddressInfo).port}`;
-  const load = cfg.mode === 'gateway' ? await startGatewayLoad(cfg, tracks, agentUrl, errors) : startRelayLoad(cfg, tracks, agentUrl);
+  const load = cfg.mode === 'gateway' ? await startGatewayLoad(cfg, tracks, fidelity, agentUrl, errors) : startRelayLoad(cfg, tracks, fidelity, agentUrl);
+  const heardSoFar = () => fidelity.reduce((sum, f) => ({ speech: sum.speech + f.matched, inserted: sum.inserted + f.inserted, other: sum.other + f.other }), { speech: 0, inserted: 0, other: 0 });
 
   // Every call live both ways, or the setup deadline (counted once the calls are placed).
   const deadline = performance.now() + 20_000 + 20 * cfg.calls;
@@ -190,9 +220,11 @@ async function run(cfg: PhonesStart): Promise<void> {
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
   const from = epochNow();
+  const heardBefore = heardSoFar();
   send({ type: 'window', edge: 'start' });
   await sleep(cfg.seconds * 1000);
   const to = epochNow();
+  const heardAfter = heardSoFar();
   loopDelay.disable();
   send({ type: 'window', edge: 'end' });
   const dropped = load.dropped() - droppedBefore;
@@ -201,7 +233,16 @@ async function run(cfg: PhonesStart): Promise<void> {
   await load.close();
   const delayMs = (ns: number) => Math.max(0, ns / 1e6 - 5);
   const loopDelayMs = { p50: delayMs(loopDelay.percentile(50)), p99: delayMs(loopDelay.percentile(99)), max: delayMs(loopDelay.max) };
-  const result = { ...summarize(cfg, tracks, from, to, setupMs, dropped, errors), loopDelayMs };
+  const fidelityResult: Fidelity | undefined = cfg.chunkBytes
+    ? {
+        chunkBytes: cfg.chunkBytes,
+        chunkMs: cfg.chunkBytes / BYTES_PER_MS[format],
+        speechSamples: heardAfter.speech - heardBefore.speech,
+        insertedSamples: heardAfter.inserted - heardBefore.inserted,
+        otherSamples: heardAfter.other - heardBefore.other,
+      }
+    : undefined;
+  const result = { ...summarize(cfg, tracks, from, to, setupMs, dropped, errors), loopDelayMs, ...(fidelityResult ? { fidelity: fidelityResult } : {}) };
   for (const client of agent.clients) client.terminate();
   await new Promise<void>((resolve) => agent.close(() => resolve()));
   send({ type: 'result', result });

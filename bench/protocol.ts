@@ -23,6 +23,20 @@ export interface PhonesStart {
   warmupMs: number;
   graceMs: number;
   wavPath: string;
+  /** `--chunk-ms`/`--chunk-bytes`: the echo agent sends back in real-time chunks of this many bytes of the stream's encoding. */
+  chunkBytes?: number | undefined;
+}
+
+/** With chunks: what the phones heard of what the agent sent, over the window, in 16 kHz samples. */
+export interface Fidelity {
+  chunkBytes: number;
+  chunkMs: number;
+  /** Samples the phones received as the agent sent them. */
+  speechSamples: number;
+  /** Zero samples the phones received where the agent had sent none: silence inserted. */
+  insertedSamples: number;
+  /** Other samples not as the agent sent them. */
+  otherSamples: number;
 }
 
 /** What the phones and the echo agent saw, over the frames the phones sent inside the window. */
@@ -54,6 +68,7 @@ export interface PhoneSideResult {
   /** This process's own event-loop delay over the window: latency and jitter are stamped here, so they include it. */
   loopDelayMs: Percentiles;
   phonesErrors: string[];
+  fidelity?: Fidelity;
 }
 
 export type PhonesMessage =

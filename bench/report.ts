@@ -64,12 +64,26 @@ export function resultRows(results: ScenarioResult[], baseline: ScenarioResult |
     row('play-out jitter max (ms)', (r) => ms(r.phones.jitterMs.max)),
     row('gateway send pacing, off 20 ms p50 (ms)', (r) => (r.targetLoopDelay.sendJitter ? ms(r.targetLoopDelay.sendJitter.p50) : '-')),
     row('gateway send pacing, off 20 ms p99 (ms)', (r) => (r.targetLoopDelay.sendJitter ? ms(r.targetLoopDelay.sendJitter.p99) : '-')),
+    ...fidelityRows(results),
     row('target CPU (one core = 100 %)', (r) => pct(r.targetCpuPct)),
     row('target RSS end / peak (MB)', (r) => `${r.targetRssMb.toFixed(0)} / ${r.targetRssPeakMb.toFixed(0)}`),
     row('target event-loop delay p99 (ms)', (r) => ms(r.targetLoopDelay.p99)),
     row('phones + agent process CPU', (r) => pct(r.phonesCpuPct)),
     row('phones + agent event-loop delay p99 (ms)', (r) => ms(r.phones.loopDelayMs.p99)),
     row('machine load average (1 min)', (r) => r.loadAverage.toFixed(1)),
+  ];
+}
+
+/** With `--chunk-ms`/`--chunk-bytes`: the echo's chunks, and the silence inserted into them per minute of speech (target 0). */
+function fidelityRows(results: ScenarioResult[]): string[][] {
+  if (!results.some((r) => r.phones.fidelity)) return [];
+  const row = (label: string, cell: (f: NonNullable<ScenarioResult['phones']['fidelity']>) => string) => [label, ...results.map((r) => (r.phones.fidelity ? cell(r.phones.fidelity) : '-'))];
+  const perMinute = (samples: number, speech: number) => (speech > 0 ? ((samples / 16) / (speech / 16_000 / 60)).toFixed(1) : '-');
+  return [
+    row('echo chunks of the agent', (f) => `${f.chunkBytes} B (${Number(f.chunkMs.toFixed(2))} ms)`),
+    row('speech heard by the phones (s)', (f) => (f.speechSamples / 16_000).toFixed(1)),
+    row('inserted silence per minute of speech (ms)', (f) => perMinute(f.insertedSamples, f.speechSamples)),
+    row('other samples not as sent, per minute of speech (ms)', (f) => perMinute(f.otherSamples, f.speechSamples)),
   ];
 }
 

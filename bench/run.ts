@@ -39,6 +39,9 @@ const USAGE = `npm run bench -- [options]
   --nodes N        N gateway processes on one PostgreSQL (VG_POSTGRES_URL) against one: what routing a
                    command adds (--commands, default 500), and --find-max with 1 and with N gateways
                    (--formats: the first one; --start, --step, --max-calls, --seconds)
+  --chunk-ms M     the echo agent sends back in real-time chunks of M ms (e.g. 250, 37) instead of frame by frame
+  --chunk-bytes B  the same in chunks of B bytes of each stream's own encoding (raw: PCM, vendor: mu-law;
+                   758 is Pipecat's Twilio chunk); both report the silence inserted per minute of speech
   --cpu-prof       profile the gateway (node --cpu-prof) into bench/profiles and list the hottest functions
   --no-write       do not update docs/performance.md
 `;
@@ -61,6 +64,8 @@ const { values: args } = parseArgs({
     phones: { type: 'string', default: '20' },
     'answer-ms': { type: 'string', default: '50' },
     'no-write': { type: 'boolean', default: false },
+    'chunk-ms': { type: 'string' },
+    'chunk-bytes': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -88,6 +93,12 @@ if (formats.length === 0 || formats.some((f) => f !== 'raw' && f !== 'vendor')) 
   process.exit(2);
 }
 
+if (args['chunk-ms'] !== undefined && args['chunk-bytes'] !== undefined) {
+  process.stderr.write(`--chunk-ms and --chunk-bytes are one choice\n${USAGE}`);
+  process.exit(2);
+}
+const chunk = args['chunk-ms'] !== undefined ? { ms: positive('chunk-ms', args['chunk-ms'], 20) } : args['chunk-bytes'] !== undefined ? { bytes: positive('chunk-bytes', args['chunk-bytes'], 640) } : undefined;
+
 const workDir = mkdtempSync(path.join(tmpdir(), 'vg-bench-'));
 const wavPath = path.join(workDir, 'coded.wav');
 writeFileSync(wavPath, codedWav());
@@ -111,7 +122,7 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 
 function scenario(mode: 'gateway' | 'relay', format: Format, n: number, secs: number): Promise<ScenarioResult> {
   log(`${mode === 'relay' ? 'baseline relay' : `gateway ${format}`}: ${n} calls for ${secs} s`);
-  return runScenario({ mode, format, calls: n, seconds: secs, workDir, wavPath, cpuProfDir: profileDir, log });
+  return runScenario({ mode, format, calls: n, seconds: secs, workDir, wavPath, chunk, cpuProfDir: profileDir, log });
 }
 
 /** With --cpu-prof: where each target spent its measured window. */
@@ -167,10 +178,12 @@ async function mainRun(): Promise<void> {
   printTargetLogs(results);
   printProfiles(results, began);
   if (args['no-write']) return;
+  // A run with chunks has a section of its own: it measures fidelity, not the frame-by-frame baseline.
+  const chunkTitle = chunk ? `, echo in real-time chunks of ${'ms' in chunk ? `${chunk.ms} ms` : `${chunk.bytes} bytes`}` : '';
   writeSection(
-    'results',
+    chunk ? `chunks-${'ms' in chunk ? `${chunk.ms}ms` : `${chunk.bytes}b`}` : 'results',
     [
-      `## ${calls} concurrent calls, ${seconds} s`,
+      `## ${calls} concurrent calls, ${seconds} s${chunkTitle}`,
       '',
       header(),
       '',

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { Format, LoopDelay, Mode, PhoneSideResult, PhonesMessage, PhonesStart, TargetMessage } from './protocol.js';
 import { BENCH_API_KEY } from './protocol.js';
+import { BYTES_PER_MS } from './chunks.js';
 import { cpuMs, rssMb, spawnChild, type Child } from './proc.js';
 
 export interface ScenarioOptions {
@@ -14,6 +15,8 @@ export interface ScenarioOptions {
   wavPath: string;
   /** Several gateways on one PostgreSQL database (`--nodes`); the phones are spread over them. */
   cluster?: { nodes: number; databaseUrl: string; secretKey: string } | undefined;
+  /** `--chunk-ms`/`--chunk-bytes`: the echo agent answers in real-time chunks (chunks.ts). Bytes are in the agent's own encoding (the relay's is raw). */
+  chunk?: { ms: number } | { bytes: number } | undefined;
   /** Directory for a CPU profile of the target, or null. */
   cpuProfDir: string | null;
   log: (text: string) => void;
@@ -46,6 +49,13 @@ export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key];
   return env;
+}
+
+/** The echo agent's chunk in bytes of its own encoding (the relay's agent speaks raw), or undefined for frame by frame. */
+function chunkBytesOf(o: ScenarioOptions): number | undefined {
+  if (!o.chunk) return undefined;
+  if ('bytes' in o.chunk) return o.chunk.bytes;
+  return Math.max(1, Math.round(o.chunk.ms * BYTES_PER_MS[o.mode === 'relay' ? 'raw' : o.format]));
 }
 
 export function scenarioName(mode: Mode, format: Format, nodes?: number): string {
@@ -103,6 +113,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       warmupMs: WARMUP_MS,
       graceMs: GRACE_MS,
       wavPath: o.wavPath,
+      chunkBytes: chunkBytesOf(o),
     };
     phones.process.on('message', (raw: unknown) => {
       const m = raw as PhonesMessage;

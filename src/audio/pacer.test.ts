@@ -221,13 +221,20 @@ describe('pacing of a call', () => {
     expect(sent).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
-  it('keeps audio shorter than a frame for the tick, and pads it with silence there', () => {
+  it('keeps audio shorter than a frame until its source has stopped, then pads it with silence at a tick (continuity.test.ts has the rule)', () => {
+    const call = new TimedCall();
     const frames: Buffer[] = [];
-    const buffer = new PlayoutBuffer();
-    const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame));
+    const buffer = new PlayoutBuffer(undefined, () => call.now);
+    const pacer = new PlayoutPacer(buffer, (frame) => frames.push(frame), () => call.now);
     buffer.source('a').push(Buffer.alloc(100, 7));
     pacer.pushed(100);
     expect(frames).toHaveLength(0);
+    for (let t = 1; t <= 3; t++) {
+      call.now = t * 20;
+      pacer.tick();
+    }
+    expect(frames).toHaveLength(0);
+    call.now = 100;
     pacer.tick();
     expect(frames).toHaveLength(1);
     expect(frames[0]!.subarray(0, 100).every((b) => b === 7)).toBe(true);

@@ -20,12 +20,15 @@ const WHOLE = 1 - 1e-9;
  * at the next tick. This is the catch-up rule that keeps a real-time source's queue about one
  * frame deep (docs/performance.md):
  *
- * 1. A token bucket: a token per 20 ms, up to BURST_FRAMES; each frame sent takes one. A whole
- *    frame goes out the moment it is queued if a token is there (after a push), else at the next
- *    tick of the frame clock. At a tick, audio shorter than a frame goes out too, padded with
- *    silence (as the clock always did). The tokens a call has had are the more of its ticks and
- *    its time since it started, so a tick that is late (the event loop was busy) does not hold back
- *    a frame that came in time, and one a little early does not leave a frame for the next.
+ * 1. A token bucket: a token per 20 ms, up to BURST_FRAMES; each frame sent takes one. A frame
+ *    goes out the moment it is queued if a token is there (after a push), else at the next tick of
+ *    the frame clock. Audio shorter than a frame at the end of a source's queue waits for the rest
+ *    of its audio while the source is still streaming, and goes out padded with silence once it
+ *    has stopped (continuity.ts; never while a stall's tokens are kept, rule 4, since what the
+ *    source sent during the stall has not been read yet). The tokens a call has had are the more
+ *    of its ticks and its time since it started, so a tick that is late (the event loop was busy)
+ *    does not hold back a frame that came in time, and one a little early does not leave a frame
+ *    for the next.
  * 2. So a real-time source (an echo, a model streaming 20 ms chunks) is relayed as its frames come,
  *    and one that comes late by up to BURST_FRAMES - 1 ticks finds its tokens waiting: its queue
  *    does not grow. For a longer lateness, the tokens its silence lost are given back when it
@@ -44,7 +47,8 @@ const WHOLE = 1 - 1e-9;
  *
  * Marks and `clear` stay exact: a frame is built by `PlayoutBuffer.nextFrame`, which fires the
  * marks whose audio it holds, whenever it is sent; `clear` empties the queue (and forgets what was
- * owed); tokens are no audio.
+ * owed); tokens are no audio. CatchUp sees the audio the call could play now: a partial frame that
+ * waits for the rest of its audio is none.
  */
 export class PlayoutPacer {
   /** A call's bucket starts empty, and fills from its clock's first tick. */
@@ -70,7 +74,7 @@ export class PlayoutPacer {
   pushed(bytes: number): void {
     this.catchUp.pushed(bytes);
     this.fill();
-    this.sendWhole();
+    this.sendReady(this.padAt());
     this.keepBurst();
   }
 
@@ -84,16 +88,22 @@ export class PlayoutPacer {
     this.ticks += 1;
     this.firstTickAt ??= this.now();
     this.fill();
-    const queued = this.buffer.pendingBytes();
-    this.tokens = Math.min(PHONE_BUFFER_FRAMES, this.tokens + this.catchUp.tick(this.playedSinceTick, queued, this.tokens >= BURST_FRAMES && queued === 0));
+    const padAt = this.padAt();
+    const playable = this.buffer.playableBytes(padAt);
+    this.tokens = Math.min(PHONE_BUFFER_FRAMES, this.tokens + this.catchUp.tick(this.playedSinceTick, playable, this.tokens >= BURST_FRAMES && playable === 0));
     this.playedSinceTick = false;
-    if (queued > 0 && this.tokens >= WHOLE) this.sendOne();
-    this.sendWhole();
+    this.sendReady(padAt);
     if (this.catchUp.paceToken()) {
       this.tokens = Math.min(BURST_FRAMES, this.tokens) + 1;
-      this.sendWhole();
+      this.sendReady(padAt);
     }
     this.keepBurst();
+  }
+
+  /** The time partial frames are padded at: none while a stall's tokens are kept (rule 4: the reads it held up come first). */
+  private padAt(): number {
+    const now = this.now();
+    return this.stallTokens > 0 && now < this.stallUntil ? -Infinity : now;
   }
 
   /**
@@ -120,19 +130,19 @@ export class PlayoutPacer {
     if (this.tokens > kept) this.tokens = kept;
   }
 
-  private sendWhole(): void {
-    while (!this.sending && this.tokens >= WHOLE && this.buffer.wholeFrameReady()) this.sendOne();
+  private sendReady(padAt: number): void {
+    while (!this.sending && this.tokens >= WHOLE && this.buffer.frameReady(padAt)) this.sendOne(padAt);
   }
 
   /**
    * Builds and sends the next frame. A mark listener may push more audio while the frame is built:
    * that push sends nothing (the frame before it is not sent yet); the caller's loop sends it.
    */
-  private sendOne(): void {
+  private sendOne(padAt: number): void {
     if (this.sending) return;
     this.sending = true;
     try {
-      const frame = this.buffer.nextFrame();
+      const frame = this.buffer.nextFrame(padAt);
       if (!frame) return;
       this.tokens -= 1;
       this.playedSinceTick = true;

@@ -1,8 +1,10 @@
 import { endianness } from 'node:os';
 import { FRAME_BYTES, FRAME_SAMPLES } from './constants.js';
+import { Continuity } from './continuity.js';
 import { finishSamples, newSamples } from './pcm.js';
 
-export type MarkListener = (source: string, name: string) => void;
+/** A mark of `source` is told back: its audio has played, or (`cleared`) was dropped by `clear`/`remove`. */
+export type MarkListener = (source: string, name: string, cleared: boolean) => void;
 
 const INITIAL_CAPACITY = 4096;
 /** A ring grown by a burst (say a minute of synthesized speech) is given back once drained. */
@@ -113,6 +115,8 @@ export class SourceQueue {
   marks: { name: string; at: number }[] = [];
   /** Removed: what it is given now is dropped (the buffer no longer plays it). */
   removed = false;
+  /** When its last partial frame may be padded (continuity.ts). */
+  readonly continuity = new Continuity();
 
   constructor(
     readonly id: string,
@@ -134,23 +138,32 @@ export class SourceQueue {
     this.written += end - start;
     this.buffer.queued += this.written - before;
     if (end < pcm.length) this.oddByte = pcm[end]!;
+    this.continuity.pushed(pcm.length, this.buffer.now());
   }
 
   /** Fires at once when nothing of this source is pending, else once the audio pushed before it has played. */
   mark(name: string): void {
-    if (this.played >= this.written) this.buffer.markPlayed(this.id, name);
-    else this.marks.push({ name, at: this.written });
+    if (this.played >= this.written) return this.buffer.markPlayed(this.id, name, false);
+    this.marks.push({ name, at: this.written });
+    this.continuity.marked();
   }
 
-  /** Drops the unplayed audio and fires the pending marks at once. */
+  /** Drops the unplayed audio and fires the pending marks at once (as cleared). */
   clear(): void {
     this.buffer.queued -= this.ring.size;
     this.ring.reset();
     this.oddByte = -1;
     this.played = this.written;
+    this.continuity.cleared();
     const marks = this.marks;
     this.marks = [];
-    for (const m of marks) this.buffer.markPlayed(this.id, m.name);
+    for (const m of marks) this.buffer.markPlayed(this.id, m.name, true);
+  }
+
+  /** True when this source plays in a frame built now: it has a whole frame, or a partial one that may be padded at `padAt` (continuity.ts). */
+  plays(padAt: number): boolean {
+    const size = this.ring.size;
+    return size >= FRAME_BYTES || (size > 0 && this.continuity.mayPad(padAt));
   }
 
   /** Like `clear`, and the buffer forgets the source. */
@@ -179,6 +192,11 @@ export class SourceQueue {
  * `nextFrame()` (after that frame is built), or been dropped by `clear`/`remove`. When nothing of
  * its source is pending, `mark()` fires it at once, synchronously. A lone trailing byte (half a
  * sample) is not pending audio: it waits for its other half and never delays a mark.
+ *
+ * Contiguity: a source whose queue ends in a partial frame (less than 640 bytes) while it is still
+ * streaming sits out of the frame: the partial frame waits for the rest of its audio, and is padded
+ * with silence only once the source has stopped (continuity.ts). `padAt` is the time that rule is
+ * asked at; Infinity (the default) pads every partial frame, -Infinity none.
  */
 export class PlayoutBuffer {
   /** @internal Bytes queued by every source, kept by the queues: an idle call's tick reads one number. */
@@ -190,7 +208,11 @@ export class PlayoutBuffer {
   /** The sources playing in the frame being built (reused: no array per tick). */
   private readonly playing: (SourceQueue | undefined)[] = [];
 
-  constructor(private readonly onMark: MarkListener = () => {}) {}
+  constructor(
+    private readonly onMark: MarkListener = () => {},
+    /** The clock (ms) the sources' pushes are timed by; the pacer's. */
+    readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** The queue of the source `id`, made on first use. */
   source(id: string): SourceQueue {
@@ -204,8 +226,8 @@ export class PlayoutBuffer {
   }
 
   /** @internal A mark of `source` has played (or been cleared). */
-  markPlayed(source: string, name: string): void {
-    this.onMark(source, name);
+  markPlayed(source: string, name: string, cleared: boolean): void {
+    this.onMark(source, name, cleared);
   }
 
   /** @internal Called by `SourceQueue.remove`. */
@@ -215,32 +237,39 @@ export class PlayoutBuffer {
     if (at >= 0) this.list.splice(at, 1);
   }
 
-  /** The mix of the next 20 ms of every source, or null when no source has audio. */
-  nextFrame(): Buffer | null {
+  /** The mix of the next 20 ms of every source that plays at `padAt` (see the class), or null when none does. */
+  nextFrame(padAt = Infinity): Buffer | null {
     if (this.queued === 0) return null;
     const list = this.list;
     let alone: SourceQueue | undefined;
     let count = 0;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      if (s.ring.size === 0) continue;
+      if (!s.plays(padAt)) continue;
       if (count === 0) alone = s;
       count += 1;
     }
+    if (count === 0) return null;
     if (count === 1) return this.playAlone(alone!);
-    for (let i = 0, n = 0; i < list.length; i++) if (list[i]!.ring.size > 0) this.playing[n++] = list[i];
+    for (let i = 0, n = 0; i < list.length; i++) if (list[i]!.plays(padAt)) this.playing[n++] = list[i];
     return this.mix(count);
   }
 
-  /** True when some source has audio and every source that has any has a whole frame: a frame of nobody's silence. */
-  wholeFrameReady(): boolean {
+  /** True when some source plays at `padAt`: `nextFrame(padAt)` builds a frame. */
+  frameReady(padAt = Infinity): boolean {
     if (this.queued === 0) return false;
     const list = this.list;
-    for (let i = 0; i < list.length; i++) {
-      const size = list[i]!.ring.size;
-      if (size !== 0 && size < FRAME_BYTES) return false;
-    }
-    return true;
+    for (let i = 0; i < list.length; i++) if (list[i]!.plays(padAt)) return true;
+    return false;
+  }
+
+  /** Bytes queued by the sources that play at `padAt`: the audio the call could play now. */
+  playableBytes(padAt = Infinity): number {
+    if (this.queued === 0) return 0;
+    const list = this.list;
+    let bytes = 0;
+    for (let i = 0; i < list.length; i++) if (list[i]!.plays(padAt)) bytes += list[i]!.ring.size;
+    return bytes;
   }
 
   /** One source alone: its next 20 ms are the frame (padded with silence), then the marks it reached fire. */
@@ -254,7 +283,7 @@ export class PlayoutBuffer {
     if (s.marks.length > 0 && s.marks[0]!.at <= s.played) {
       const due: string[] = [];
       while (s.marks.length > 0 && s.marks[0]!.at <= s.played) due.push(s.marks.shift()!.name);
-      for (const name of due) this.onMark(s.id, name);
+      for (const name of due) this.onMark(s.id, name, false);
     }
     return frame;
   }
@@ -283,7 +312,7 @@ export class PlayoutBuffer {
       playing[i] = undefined;
       while (s.marks.length > 0 && s.marks[0]!.at <= s.played) (due ??= []).push([s.id, s.marks.shift()!.name]);
     }
-    if (due) for (const [id, name] of due) this.onMark(id, name);
+    if (due) for (const [id, name] of due) this.onMark(id, name, false);
     return frame;
   }
 

@@ -17,6 +17,8 @@ export type Decoded =
   | { kind: 'audio'; pcm: Buffer }
   | { kind: 'mark'; name: string }
   | { kind: 'clear' }
+  /** The peer asks the gateway to close the stream (jambonz's `disconnect`): it has hung up. */
+  | { kind: 'close' }
   /** Not a message of the format. `hint` when it looks like the other format. */
   | { kind: 'ignored'; why: string; hint?: string };
 
@@ -33,8 +35,8 @@ export interface AudioCodec {
   start(info: StartInfo): string[];
   /** One 640-byte frame of the remote party: binary (a Buffer) or text. */
   audio(frame: Buffer): Buffer | string;
-  /** A mark the peer sent, told back once its audio has played; null where the format has no marks. */
-  markPlayed(name: string): string | null;
+  /** A mark the peer sent, told back once its audio has played (or `cleared`: dropped by `clear`); null where the format has no marks. */
+  markPlayed(name: string, cleared: boolean): string | null;
   /** A keypad digit of the remote party; null where the format has no such message. */
   dtmf(digit: string): string | null;
   stop(): string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES, MulawUpsampler, pcm16kToMulaw8k } from '../audio/index.js';
-import { codecFor, RawCodec, TWILIO_HINT, TwilioCodec, type Decoded } from './index.js';
+import { codecFor, MAX_MARK_NAME, RawAgentCodec, RawCodec, TWILIO_HINT, TwilioCodec, type Decoded } from './index.js';
 
 const info = { callId: 'call_1', direction: 'outgoing', remoteNumber: '+15550100', deviceId: 'phone-1' };
 const text = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
@@ -40,7 +40,7 @@ describe('RawCodec', () => {
     expect(codec.audio(frame)).toBe(frame);
     const odd = Buffer.from([1, 2, 3]);
     expect(codec.decode(odd, true)).toEqual({ kind: 'audio', pcm: odd });
-    expect(codec.markPlayed()).toBeNull();
+    expect(codec.markPlayed('m')).toBeNull();
     expect(codec.dtmf()).toBeNull();
   });
 
@@ -58,6 +58,39 @@ describe('RawCodec', () => {
       [text({ event: 'somethingelse' }), { kind: 'ignored', why: 'unknown raw message type undefined' }],
     ];
     for (const [data, decoded] of cases) expect(codec.decode(data, false), data.toString()).toEqual(decoded);
+  });
+});
+
+describe('RawAgentCodec (agent streams in the raw format)', () => {
+  it('is the codec of raw agent streams; the media socket keeps the plain raw format', () => {
+    expect(codecFor('raw')).toBeInstanceOf(RawAgentCodec);
+    expect(new RawCodec().decode(text({ type: 'killAudio' }), false)).toEqual({ kind: 'ignored', why: 'unknown raw message type killAudio' });
+  });
+
+  it("decodes marks in both shapes, and jambonz's killAudio as clear and disconnect as close", () => {
+    const codec = new RawAgentCodec();
+    const cases: [Buffer, Decoded][] = [
+      [text({ type: 'mark', name: 'm1' }), { kind: 'mark', name: 'm1' }],
+      [text({ type: 'mark', data: { name: 'j1' } }), { kind: 'mark', name: 'j1' }],
+      [text({ type: 'mark' }), { kind: 'ignored', why: 'mark without name' }],
+      [text({ type: 'mark', name: 7 }), { kind: 'ignored', why: 'mark without name' }],
+      [text({ type: 'mark', name: 'x'.repeat(MAX_MARK_NAME + 1) }), { kind: 'ignored', why: `mark name over ${MAX_MARK_NAME} characters` }],
+      [text({ type: 'killAudio' }), { kind: 'clear' }],
+      [text({ type: 'clear' }), { kind: 'clear' }],
+      [text({ type: 'disconnect' }), { kind: 'close' }],
+      [text({ type: 'playAudio', data: {} }), { kind: 'ignored', why: 'unknown raw message type playAudio' }],
+      [text({ event: 'mark', mark: { name: 'n' } }), { kind: 'ignored', why: 'Twilio Media Streams event mark', hint: TWILIO_HINT }],
+      [text('{nope'), { kind: 'ignored', why: 'not JSON' }],
+    ];
+    for (const [data, decoded] of cases) expect(codec.decode(data, false), data.toString()).toEqual(decoded);
+    const odd = Buffer.from([1, 2, 3]);
+    expect(codec.decode(odd, true)).toEqual({ kind: 'audio', pcm: odd });
+  });
+
+  it('tells a mark back with its name at the top and in jambonz\'s data, saying whether it played or was cleared', () => {
+    const codec = new RawAgentCodec();
+    expect(JSON.parse(codec.markPlayed('m1', false))).toEqual({ type: 'mark', name: 'm1', data: { name: 'm1', event: 'playout' } });
+    expect(JSON.parse(codec.markPlayed('m1', true))).toEqual({ type: 'mark', name: 'm1', data: { name: 'm1', event: 'cleared' } });
   });
 });
 

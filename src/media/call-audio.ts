@@ -29,8 +29,8 @@ export function maxPendingMarks(queuedBytes: number): number {
 
 /** What a source of play-out hears back. */
 export interface SourceEvents {
-  /** A mark of this source: every sample pushed before it has been played (or cleared). */
-  markPlayed?(name: string): void;
+  /** A mark of this source: every sample pushed before it has been played, or (`cleared`) dropped by `clear`. */
+  markPlayed?(name: string, cleared: boolean): void;
   /** The source has more than MAX_QUEUED_BYTES unplayed: what it pushed is dropped. Once per overflow. */
   overflow?(): void;
 }
@@ -66,7 +66,7 @@ export class CallAudio {
   /** Replaced, never changed in place, so a frame can be handed round while listeners come and go. */
   private listeners: readonly FrameListener[] = [];
   private readonly sourceEvents = new Map<string, SourceEvents>();
-  private readonly playout = new PlayoutBuffer((source, name) => this.sourceEvents.get(source)?.markPlayed?.(name));
+  private readonly playout = new PlayoutBuffer((source, name, cleared) => this.sourceEvents.get(source)?.markPlayed?.(name, cleared));
   private readonly pacer = new PlayoutPacer(this.playout, (frame) => this.send(frame));
   private lastFrameAt = -Infinity;
   framesIn = 0;

@@ -102,10 +102,8 @@ export class AgentStream {
       if (this.life.state === 'finished') return;
       // No close frame: the agent crashed or its connection was reset, which is no hang-up.
       if (code === 1006) return this.fail('the connection to the agent was lost without a close frame (1006)');
-      this.finish('hung-up');
+      this.hungUp();
       log.info({ callId: call.id, code }, 'agent closed the stream');
-      this.events.status('ended');
-      this.events.hangup('the agent closed its stream');
     });
     socket.on('message', (data, isBinary) => this.fromAgent(data as Buffer, isBinary));
   }
@@ -118,11 +116,11 @@ export class AgentStream {
     const peer = new AudioPeer(socket, { ...this.ping, transport, maxBufferedBytes: codec.bytesPerSecond, onCutOff: (reason) => this.fail(`the agent ${reason}`) });
     for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId, parameters: config.parameters })) peer.send(message);
     const source = this.audio.source(this.sourceId, {
-      markPlayed: (name) => {
+      markPlayed: (name, cleared) => {
         // Stopped (the call ended, the stream was detached): the audio before its pending marks never
         // played, and the agent is told `stop`, not that it was heard. A failing stream does echo them.
         if (this.life.state === 'finished' && this.life.end === 'stopped') return;
-        const told = codec.markPlayed(name);
+        const told = codec.markPlayed(name, cleared);
         if (told !== null) peer.send(told);
       },
       overflow: () => this.log.warn({ callId: call.id }, 'agent sent more than two minutes of unplayed audio; dropping the excess'),
@@ -154,6 +152,13 @@ export class AgentStream {
         return life.source.clear();
       case 'mark':
         return this.mark(life.source, message.name);
+      case 'close':
+        // jambonz's `disconnect`: the agent hangs up as if it had closed its socket.
+        this.log.info({ callId: this.call.id }, 'agent asked to close the stream');
+        this.hungUp();
+        life.socket.close(1000, 'disconnect');
+        setTimeout(() => life.socket.terminate(), 2000).unref();
+        return;
       case 'ignored':
         if (message.hint) return this.hintOnce(message.hint);
         return this.skip(message.why);
@@ -183,6 +188,13 @@ export class AgentStream {
   private skip(why: string): void {
     this.skipped += 1;
     if (this.skipped <= 10 || this.skipped % 1000 === 0) this.log.warn({ callId: this.call.id, why, skipped: this.skipped }, 'agent message skipped');
+  }
+
+  /** The agent hung up (closed its socket, or asked to): status `ended`, and the call is hung up. */
+  private hungUp(): void {
+    if (this.finish('hung-up') === null) return;
+    this.events.status('ended');
+    this.events.hangup('the agent closed its stream');
   }
 
   /** The stream broke: status `error` with its reason, the socket closed, and the call hung up (the spec's socket-error rule). */

@@ -13,7 +13,10 @@ export const StreamConfig = z
       description: "the agent's WebSocket; the gateway signs its upgrade with the webhook secret (Standard Webhooks headers over this exact URL)",
       example: 'wss://agent.example.com/voice',
     }),
-    format: z.enum(['raw', 'vendor']).optional().openapi({ description: '`raw` (default): binary 16 kHz s16le frames; `vendor`: Twilio Media Streams JSON with 8 kHz mu-law' }),
+    format: z.enum(['raw', 'vendor']).optional().openapi({
+      description:
+        '`raw` (default): binary 16 kHz s16le frames; from the agent, PCM of any length, `{"type": "clear"}`, and (an extension) `{"type": "mark", "name"}`, told back as `{"type": "mark", "name", "data": {"name", "event": "playout"}}` once the audio before it has played (`"event": "cleared"` at clear), plus jambonz\'s audio verbs (`killAudio` is clear, `disconnect` hangs up, `{"type": "mark", "data": {"name"}}`). `vendor`: Twilio Media Streams JSON with 8 kHz mu-law',
+    }),
     parameters: z
       .record(text().max(200), text().max(1000))
       .refine((v) => fitsJson(v), JSON_TOO_LARGE)
