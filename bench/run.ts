@@ -37,8 +37,10 @@ const USAGE = `npm run bench -- [options]
   --webhooks       webhook delivery under a burst: --calls calls x --events events (default 200 x 20)
                    from --phones raw phones (default 20) to a receiver answering in --answer-ms (default 50)
   --nodes N        N gateway processes on one PostgreSQL (VG_POSTGRES_URL) against one: what routing a
-                   command adds (--commands, default 500), and --find-max with 1 and with N gateways
-                   (--formats: the first one; --start, --step, --max-calls, --seconds)
+                   command adds (--commands, default 500); the scale-out: --calls calls (default 200)
+                   on 1 and on N gateways taking turns, --repeats times (default 2), each gateway's
+                   CPU per call and the efficiency; with --find-max also the largest N of 1 and of N
+                   gateways (--formats: the first one; --start, --step, --max-calls, --seconds)
   --chunk-ms M     the echo agent sends back in real-time chunks of M ms (e.g. 250, 37) instead of frame by frame
   --chunk-bytes B  the same in chunks of B bytes of each stream's own encoding (raw: PCM, vendor: mu-law;
                    758 is Pipecat's Twilio chunk); both report the silence inserted per minute of speech
@@ -52,6 +54,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     formats: { type: 'string', default: 'raw,vendor' },
     'find-max': { type: 'boolean', default: false },
+    repeats: { type: 'string' },
     start: { type: 'string', default: '200' },
     step: { type: 'string', default: '100' },
     resolution: { type: 'string', default: '25' },
@@ -304,12 +307,15 @@ async function clusterRun(nodes: number): Promise<void> {
     maxCalls: positive('max-calls', args['max-calls'], 2000),
     seconds: positive('seconds', args.seconds, 10),
     commands: positive('commands', args.commands, 500),
+    scaleCalls: positive('calls', args.calls, 200),
+    scaleRepeats: positive('repeats', args.repeats, 2),
+    findMax,
     workDir,
     wavPath,
     log,
   };
   const result = await runClusterBench(options);
-  log(`\n${clusterText(result, options.format)}`);
+  log(`\n${clusterText(result, options.format, nodes)}`);
   if (!args['no-write']) writeSection('cluster', clusterMarkdown(result, options, header()));
 }
 

@@ -29,8 +29,10 @@ export interface ScenarioResult {
   mode: Mode;
   format: Format;
   phones: PhoneSideResult;
-  /** Of one core, over the window. */
+  /** Of one core, over the window (the sum over the gateways of a cluster run). */
   targetCpuPct: number;
+  /** Each target's own share of that, in the order the phones were spread over them. */
+  targetCpuPcts: number[];
   phonesCpuPct: number;
   targetRssMb: number;
   targetRssPeakMb: number;
@@ -130,12 +132,13 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
     failed(await phones.next(isWindow('start'), left(), 'start of the window'));
     for (const t of targets) t.send({ type: 'loop-delay-reset' });
     const t0 = performance.now();
-    const targetCpu0 = sum(targets.map((t) => cpuMs(t.pid)));
+    const targetCpu0 = targets.map((t) => cpuMs(t.pid));
     const phonesCpu0 = cpuMs(phones.pid);
     o.log(`  ${name}: measuring for ${o.seconds} s`);
     failed(await phones.next(isWindow('end'), left(), 'end of the window'));
     const wall = performance.now() - t0;
-    const targetCpuPct = ((sum(targets.map((t) => cpuMs(t.pid))) - targetCpu0) / wall) * 100;
+    const targetCpuPcts = targets.map((t, i) => ((cpuMs(t.pid) - targetCpu0[i]!) / wall) * 100);
+    const targetCpuPct = sum(targetCpuPcts);
     const phonesCpuPct = ((cpuMs(phones.pid) - phonesCpu0) / wall) * 100;
     const targetRssMb = sum(targets.map((t) => rssMb(t.pid)));
     const loopDelays = Promise.all(targets.map((t) => t.next((m): m is Extract<TargetMessage, { type: 'loop-delay' }> => m.type === 'loop-delay', 10_000, 'loop delay')));
@@ -155,6 +158,7 @@ export async function runScenario(o: ScenarioOptions): Promise<ScenarioResult> {
       format: o.format,
       phones: outcome.result,
       targetCpuPct,
+      targetCpuPcts,
       phonesCpuPct,
       targetRssMb,
       targetRssPeakMb: Math.max(rssPeak, targetRssMb),
