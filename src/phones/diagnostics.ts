@@ -22,8 +22,8 @@ const Check = z
 const Attempt = z
   .looseObject({
     way: text().max(200).describe('the capture or injection way tried'),
-    result: text().max(40).describe('opened or failed'),
-    exception: text().max(300).optional().describe('the exception class, when it failed'),
+    result: text().max(200).describe('opened or failed'),
+    exception: text().max(200).optional().describe('the exception class, when it failed'),
     message: textWithLines().max(2000).optional(),
   })
   .describe('one capture or injection way the audio helper tried');
