@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { SQLITE_FILE } from '../../src/store/index.js';
-import { TEST_DATABASE_URL } from '../helpers/postgres.js';
+import { databaseFor, TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { deviceTokenOf, eventually, pairCredentials, show, storedContaining, testScope, type ErrorBody } from '../helpers/phones.js';
 import type { Endpoint } from '../helpers/gateway.js';
 
@@ -112,6 +112,10 @@ describe('GET /v1/devices/{deviceId}/diagnostics', () => {
 
   it('survives a restart of the gateway and is removed with the phone', async () => {
     const dataDir = t.tempDir();
+    // A gateway given its data directory keeps its database; the gateways (stopped first) leave it here.
+    t.defer(async () => {
+      if (TEST_DATABASE_URL) await (await databaseFor(dataDir)).drop();
+    });
     const first = await t.gateway({ dataDir });
     const sim = await t.phone(first);
     const deviceId = sim.deviceId!;
