@@ -6,6 +6,7 @@ import type {
   Call,
   CallEvent,
   Device,
+  Diagnostics,
   MediaInfo,
   Pairing,
   Settings,
@@ -164,6 +165,7 @@ export const api = {
   takeBack: (callId: string) => request<AssistantCallInfo>('DELETE', `/v1/calls/${id(callId)}/agent`),
 
   devices: () => request<{ devices: Device[] }>('GET', '/v1/devices'),
+  diagnostics: (deviceId: string) => request<{ diagnostics: Diagnostics | null }>('GET', `/v1/devices/${id(deviceId)}/diagnostics`),
   removeDevice: (deviceId: string) => request<void>('DELETE', `/v1/devices/${id(deviceId)}`),
   renameDevice: (deviceId: string, name: string) => request<{ device: Device }>('PATCH', `/v1/devices/${id(deviceId)}`, { name }),
   pairing: (publicUrl?: string) => request<Pairing>('POST', '/v1/pairing', publicUrl ? { publicUrl } : {}),

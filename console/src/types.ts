@@ -9,6 +9,7 @@ export type {
   CallEvent,
   CallState,
   Device,
+  Diagnostics,
   Direction,
   Health,
   LinkStatus,

@@ -4,6 +4,7 @@ import { sha256 } from '../auth/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { DeviceRow, DevicesRepo } from '../store/index.js';
+import { withoutSecrets, type DiagnosticsReport, type StoredDiagnostics } from './diagnostics.js';
 import type { HealthReport } from './protocol.js';
 
 export const APP_SCHEME = 'voicegateway';
@@ -191,6 +192,20 @@ export class DeviceService {
     if (!row) return;
     const health = { ...(row.health ? (JSON.parse(row.health) as HealthReport) : {}), ...fields };
     await this.repo.update(id, { health: JSON.stringify(health) });
+  }
+
+  /** Keeps the phone's latest self-test report, without any field named like a credential. */
+  async recordDiagnostics(id: string, report: DiagnosticsReport): Promise<void> {
+    await this.repo.putDiagnostics({ device_id: id, received_at: new Date().toISOString(), report: JSON.stringify(withoutSecrets(report)) });
+  }
+
+  /** The phone's latest self-test report; null before any; NOT_FOUND for an unknown phone. */
+  async diagnostics(id: string): Promise<StoredDiagnostics | null> {
+    if (!(await this.repo.get(id))) throw notFound('Phone');
+    const row = await this.repo.getDiagnostics(id);
+    if (!row) return null;
+    // Filtered again on the way out: a report stored by an older gateway is served by the same rule.
+    return { receivedAt: row.received_at, report: withoutSecrets(JSON.parse(row.report)) as DiagnosticsReport };
   }
 
   async recordSeen(id: string, lastSeenAt: string, latencyMs: number | undefined): Promise<void> {

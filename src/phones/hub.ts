@@ -199,6 +199,11 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       case 'dtmf':
         this.sink?.onDtmf(deviceId, message);
         return;
+      case 'diagnostics':
+        await this.options.devices.recordDiagnostics(deviceId, message.report);
+        // The console hears of it with the phone's next live message, and reads the report again.
+        this.emit('device', deviceId);
+        return;
     }
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_NAMES } from '../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
 import { text, textWithLines } from '../text.js';
+import { DiagnosticsReport } from './diagnostics.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
 
@@ -82,14 +83,21 @@ const Dtmf = z.object({
   digits: z.string().min(1).max(64).regex(/^[0-9*#A-D]+$/, 'must contain only 0-9, *, # and A-D'),
 });
 
-export const PhoneMessage = z.discriminatedUnion('type', [Hello, Health, Ack, Event, Dtmf]);
+/**
+ * Extension 1.3: the phone's self-test report. Not acknowledged; the gateway keeps the latest per
+ * phone. `version` is the report's format: a later incompatible one is a new extension.
+ */
+const Diagnostics = z.object({ type: z.literal('diagnostics'), version: z.literal(1), report: DiagnosticsReport });
+
+export const PhoneMessage = z.discriminatedUnion('type', [Hello, Health, Ack, Event, Dtmf, Diagnostics]);
 export type PhoneMessage = z.infer<typeof PhoneMessage>;
 export type HelloMessage = z.infer<typeof Hello>;
 export type PhoneEvent = z.infer<typeof Event>;
 export type AckMessage = z.infer<typeof Ack>;
 export type DtmfMessage = z.infer<typeof Dtmf>;
+export type DiagnosticsMessage = z.infer<typeof Diagnostics>;
 
-export const KNOWN_TYPES = new Set(['hello', 'health', 'ack', 'event', 'dtmf']);
+export const KNOWN_TYPES = new Set(['hello', 'health', 'ack', 'event', 'dtmf', 'diagnostics']);
 
 export interface Command {
   type: 'command';

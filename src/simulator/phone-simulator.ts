@@ -125,6 +125,27 @@ export class PhoneSimulator extends PhoneConnection {
     this.callEvent(call, 'call.disconnected', 'ended', { cause: missed ? 'missed' : 'remote' });
   }
 
+  /**
+   * Sends a self-test report (protocol extension 1.3) on the welcomed socket: `report`, or one of
+   * the simulator's own facts. Returns what was sent; throws while offline (the app keeps its latest
+   * report until it is welcomed; the simulator leaves that to the test).
+   */
+  diagnostics(report?: Record<string, unknown>): Record<string, unknown> {
+    if (!this.socket) throw new Error('diagnostics: the phone is not connected');
+    const health = this.currentHealth();
+    const sent = report ?? {
+      generatedAt: new Date().toISOString(),
+      trigger: 'manual',
+      app: { version: health.appVersion },
+      device: { manufacturer: 'Voice Gateway', model: health.model, release: health.android },
+      checks: [{ name: 'gateway_socket', ok: true, detail: 'connected' }],
+      gateway: { link: 'connected', lastError: null },
+      helper: { state: health.audio, uid: null, capabilities: health.audioCapabilities ?? null, diagnostics: null },
+    };
+    this.send(this.socket, { type: 'diagnostics', version: 1, report: sent });
+    return sent;
+  }
+
   /** The remote party presses keys on an active call (protocol extension 1.1 `dtmf`). */
   remotePressDigits(digits: string): void {
     const call = this.requireCall('remotePressDigits', (c) => c.state === 'active');

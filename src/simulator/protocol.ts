@@ -67,7 +67,14 @@ export interface DtmfMessage {
   digits: string;
 }
 
-export type PhoneMessage = HelloMessage | HealthMessage | AckMessage | EventMessage | DtmfMessage;
+/** Protocol extension 1.3: the phone's self-test report (any JSON object; the gateway checks the known fields). */
+export interface DiagnosticsMessage {
+  type: 'diagnostics';
+  version: 1;
+  report: Record<string, unknown>;
+}
+
+export type PhoneMessage = HelloMessage | HealthMessage | AckMessage | EventMessage | DtmfMessage | DiagnosticsMessage;
 
 const welcomeSchema = z.object({
   type: z.literal('welcome'),

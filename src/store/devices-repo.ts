@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import type { DevicesTable, PairingCodesTable } from './schema.js';
+import type { DeviceDiagnosticsTable, DevicesTable, PairingCodesTable } from './schema.js';
 
 export type DeviceRow = DevicesTable;
 
@@ -27,8 +27,28 @@ export class DevicesRepo {
   }
 
   async delete(id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('devices').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (tx) => {
+      // The foreign key's cascade does it too; said here so that it never rests on a pragma.
+      await tx.deleteFrom('device_diagnostics').where('device_id', '=', id).execute();
+      const r = await tx.deleteFrom('devices').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    });
+  }
+
+  /** Replaces the phone's last self-test report; nothing when the phone was removed meanwhile. */
+  async putDiagnostics(row: DeviceDiagnosticsTable): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await tx.selectFrom('devices').select('id').where('id', '=', row.device_id).executeTakeFirst())) return;
+      await tx
+        .insertInto('device_diagnostics')
+        .values(row)
+        .onConflict((oc) => oc.column('device_id').doUpdateSet({ received_at: row.received_at, report: row.report }))
+        .execute();
+    });
+  }
+
+  getDiagnostics(deviceId: string): Promise<DeviceDiagnosticsTable | undefined> {
+    return this.db.selectFrom('device_diagnostics').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
   }
 
   async insertPairingCode(row: PairingCodesTable): Promise<void> {

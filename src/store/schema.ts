@@ -30,6 +30,14 @@ export interface DevicesTable {
   health: string | null;
 }
 
+/** The latest self-test report of a phone (phone protocol extension 1.3). */
+export interface DeviceDiagnosticsTable {
+  device_id: string;
+  received_at: string;
+  /** JSON of the report, without any field named like a credential. */
+  report: string;
+}
+
 export interface PairingCodesTable {
   code_hash: string;
   public_url: string;
@@ -169,6 +177,7 @@ export interface Tables {
   api_keys: ApiKeysTable;
   devices: DevicesTable;
   pairing_codes: PairingCodesTable;
+  device_diagnostics: DeviceDiagnosticsTable;
   calls: CallsTable;
   call_events: CallEventsTable;
   transcript_lines: TranscriptLinesTable;

@@ -5,6 +5,7 @@ import { ago, AUDIO_LABELS, clockTime, duration, fullTime, NETWORK_LABELS } from
 import { PhoneIcon } from '../icons';
 import { useLive, useLiveStatus, type LiveStatus } from '../live';
 import { Link } from '../router';
+import { PhoneDiagnostics } from './phone-diagnostics';
 import type { Device, Pairing } from '../types';
 import { Badge, Button, Card, ConfirmButton, CopyButton, Empty, ErrorText, Loading, PageHeader, TextField, useNow } from '../ui';
 
@@ -225,6 +226,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
       </dl>
       <HealthAsOf device={device} live={live} />
       {h?.audio && h.audio !== 'running' && <HelperHint stopped={h.audio === 'stopped'} />}
+      <PhoneDiagnostics deviceId={device.id} />
       <div className="phone-actions">
         <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">
           Call from this phone

@@ -4,6 +4,7 @@ import { QrTooLargeError } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { requestClient } from '../client-address.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
+import { DiagnosticsResponse } from '../schemas/diagnostics.js';
 import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
 import type { HttpServices } from '../services.js';
 
@@ -32,6 +33,18 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       responses: { 200: jsonContent(DeviceResponse, 'The phone'), ...errorResponses(401, 404) },
     }),
     async (c) => c.json({ device: await devices.get(c.req.valid('param').deviceId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/devices/{deviceId}/diagnostics',
+      tags: ['Phones'],
+      summary: "The phone's latest self-test report (null until it sent one), for a bug report",
+      request: { params: DeviceIdParam },
+      responses: { 200: jsonContent(DiagnosticsResponse, 'The latest report, without any credential'), ...errorResponses(401, 404) },
+    }),
+    async (c) => c.json({ diagnostics: await devices.diagnostics(c.req.valid('param').deviceId) }, 200),
   );
 
   app.openapi(

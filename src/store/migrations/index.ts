@@ -8,6 +8,7 @@ import { operatorDay } from './006-operator-day.js';
 import * as bodiesOnce from './007-bodies-once.js';
 import { cluster } from './008-cluster.js';
 import * as assistantHeld from './009-assistant-held.js';
+import * as deviceDiagnostics from './010-device-diagnostics.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '007-bodies-once': bodiesOnce,
     '008-cluster': { up: cluster(dialect) },
     '009-assistant-held': assistantHeld,
+    '010-device-diagnostics': deviceDiagnostics,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -9,6 +9,7 @@ import dev.voicegateway.app.helper.HelperPorts;
 import dev.voicegateway.app.platform.AndroidDeviceInfo;
 import dev.voicegateway.app.platform.AndroidDeviceStatus;
 import dev.voicegateway.app.platform.AndroidLog;
+import dev.voicegateway.app.platform.AndroidProbe;
 import dev.voicegateway.app.service.GatewayService;
 import dev.voicegateway.app.service.NetworkWatcher;
 import dev.voicegateway.app.telecom.TelecomTelephony;
@@ -16,6 +17,7 @@ import dev.voicegateway.core.FileStorage;
 import dev.voicegateway.core.Log;
 import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.PhoneStatus;
+import dev.voicegateway.core.SelfTest;
 import dev.voicegateway.core.ThreadClock;
 import dev.voicegateway.core.TlsConfig;
 import dev.voicegateway.core.helper.HelperAudioPort;
@@ -47,6 +49,7 @@ public final class VoiceGatewayApp extends Application {
     private TelecomTelephony telephony;
     private HelperAudioPort audio;
     private PhoneClient client;
+    private SelfTest selfTest;
     private NetworkWatcher networkWatcher;
     private volatile String problem;
     private volatile String problemSource;
@@ -64,9 +67,11 @@ public final class VoiceGatewayApp extends Application {
         log = new AndroidLog();
         telephony = new TelecomTelephony(this, log);
         audio = HelperPorts.create(this, log);
+        ThreadClock core = new ThreadClock("vg-core", log);
         client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, audio,
-                new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), new ThreadClock("vg-core", log),
-                TlsConfig.platform(), log);
+                new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), core, TlsConfig.platform(), log);
+        // The self-test goes to the gateway after each start of the audio helper, and from the status screen.
+        selfTest = SelfTest.attach(new AndroidProbe(this), client, audio, core, log);
         client.addObserver(new PhoneClient.Observer() {
             @Override
             public void onStatus(PhoneStatus status) {
@@ -89,6 +94,11 @@ public final class VoiceGatewayApp extends Application {
 
     public PhoneClient client() {
         return client;
+    }
+
+    /** The self-test (docs/android.md, "The self-test"): the status screen's "Run the self-test". */
+    public SelfTest selfTest() {
+        return selfTest;
     }
 
     public TelecomTelephony telephony() {

@@ -65,6 +65,8 @@ public final class PhoneClient {
     private Credentials credentials;
     private boolean started;
     private Clock.Timer healthTimer;
+    /** The latest self-test report not yet sent (only the latest matters: not in the outbox). */
+    private JSONObject diagnostics;
     private volatile PhoneStatus status;
 
     public PhoneClient(Config config, DeviceInfo info, Telephony telephony, AudioPort audio, DeviceStatus deviceStatus,
@@ -268,6 +270,20 @@ public final class PhoneClient {
         });
     }
 
+    /**
+     * Sends a self-test report ({@link SelfTest}; phone protocol extension 1.3) now when the socket
+     * is welcomed, else once it is; a newer report replaces one still waiting.
+     */
+    public void sendDiagnostics(final JSONObject report) {
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                diagnostics = report;
+                flushDiagnostics();
+            }
+        });
+    }
+
     /** Drops the TCP connection without a close frame, as a lost network would (for tests and diagnostics). */
     public void dropSocket() {
         clock.execute(new Runnable() {
@@ -307,6 +323,7 @@ public final class PhoneClient {
             sendHealth();
             // The unacknowledged events go out again, in order (phone-protocol.md delivery guarantees).
             for (JSONObject event : outbox.pending()) send(event);
+            flushDiagnostics();
             scheduleHealth();
             updatePipe();
         }
@@ -350,6 +367,7 @@ public final class PhoneClient {
         credentials = null;
         outbox.clear();
         calls.clear();
+        diagnostics = null;
         if (why != null) link.setError(why);
         else link.clearError();
         log.log(Log.INFO, why != null ? "unpaired: " + why : "unpaired", null);
@@ -465,6 +483,18 @@ public final class PhoneClient {
         } catch (JSONException e) {
             throw new IllegalStateException(e);
         }
+        send(msg);
+    }
+
+    private void flushDiagnostics() {
+        if (diagnostics == null || !link.isWelcomed()) return;
+        JSONObject msg = new JSONObject();
+        try {
+            msg.put("type", "diagnostics").put("version", SelfTest.VERSION).put("report", diagnostics);
+        } catch (JSONException e) {
+            throw new IllegalStateException(e);
+        }
+        diagnostics = null;
         send(msg);
     }
 

@@ -103,6 +103,7 @@ final class Control {
             // The restarted core's first status, as its observers got it before this answer.
             result.with("status", status(main.client.status()));
         }
+        else if (op.equals("selfTest")) main.selfTest.run();
         else if (op.equals("stop")) main.stop("stopping");
         else throw new IllegalArgumentException("unknown op " + op);
     }

@@ -9,6 +9,7 @@ import dev.voicegateway.core.PairLink;
 import dev.voicegateway.core.PairingClient;
 import dev.voicegateway.core.PhoneClient;
 import dev.voicegateway.core.PhoneStatus;
+import dev.voicegateway.core.SelfTest;
 import dev.voicegateway.core.Storage;
 import dev.voicegateway.core.ThreadClock;
 import dev.voicegateway.core.TlsConfig;
@@ -52,6 +53,8 @@ public final class Main {
     final PhoneClient.Config config;
     final CountDownLatch stopped = new CountDownLatch(1);
     volatile PhoneClient client;
+    /** The self-test of the current client: after each start of the helper (the tone port: at once), and on demand (Control's selfTest). */
+    volatile SelfTest selfTest;
     volatile String stopReason = "stopping";
     private final Log log;
 
@@ -203,7 +206,9 @@ public final class Main {
             }
         };
         clientClock = new ThreadClock("vg-core", log);
-        return new PhoneClient(config, INFO, telephony, audio, device, storage, clientClock, tls, log);
+        PhoneClient c = new PhoneClient(config, INFO, telephony, audio, device, storage, clientClock, tls, log);
+        selfTest = SelfTest.attach(new JvmProbe(), c, audio, clientClock, log);
+        return c;
     }
 
     /** The core thread of the current client (a new one per restart). */

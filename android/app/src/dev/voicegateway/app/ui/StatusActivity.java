@@ -125,6 +125,14 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
                 app.audio().shutdownHelper();
             }
         });
+        onClick(R.id.button_self_test, new Runnable() {
+            @Override
+            public void run() {
+                app.selfTest().run();
+                boolean online = app.client().status().link == PhoneStatus.Link.CONNECTED;
+                Toast.makeText(StatusActivity.this, online ? R.string.self_test_sent : R.string.self_test_waiting, Toast.LENGTH_LONG).show();
+            }
+        });
         onClick(R.id.button_pair, new Runnable() {
             @Override
             public void run() {

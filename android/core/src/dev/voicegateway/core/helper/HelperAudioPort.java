@@ -69,6 +69,9 @@ public final class HelperAudioPort implements AudioPort {
     private volatile long lastReceived;
     private volatile boolean seen;
     private volatile long injected;
+    private volatile int helperUid = -1;
+    private volatile JSONObject diagnostics;
+    private volatile Runnable diagnosticsListener;
 
     public HelperAudioPort(HelperLink link, Storage storage, Clock clock, Log log, Config config) {
         this.link = link;
@@ -203,6 +206,30 @@ public final class HelperAudioPort implements AudioPort {
         return injecting;
     }
 
+    /**
+     * The uid the last connection to the helper reported ({@code peerUid()} at connect): 2000, the
+     * shell, on a phone; -1 when the transport cannot tell (TCP on the host) or before any.
+     */
+    public int helperUid() {
+        return helperUid;
+    }
+
+    /** The helper's last DIAGNOSTICS (what its engine tried and saw), or null before any. Kept after it stops. */
+    public JSONObject lastDiagnostics() {
+        JSONObject d = diagnostics;
+        if (d == null) return null;
+        try {
+            return new JSONObject(d.toString());
+        } catch (JSONException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs on the port's clock after each DIAGNOSTICS the helper sends (the self-test's cue); null: none. */
+    public void setDiagnosticsListener(Runnable listener) {
+        this.diagnosticsListener = listener;
+    }
+
     /** Frames handed to the helper to inject (play() runs on one thread: the core's clock). */
     public long framesInjected() {
         return injected;
@@ -228,6 +255,7 @@ public final class HelperAudioPort implements AudioPort {
                 try {
                     c = link.open();
                     int uid = c.peerUid();
+                    helperUid = uid;
                     if (uid >= 0 && !PeerPolicy.isHelper(uid)) {
                         throw new IOException("the process on the helper's socket is uid " + uid + ", not the shell: not the audio helper");
                     }
@@ -373,6 +401,16 @@ public final class HelperAudioPort implements AudioPort {
                 break;
             case HelperMessage.ERROR:
                 failed(gen, "The audio helper refused the app: " + m.text);
+                break;
+            case HelperMessage.DIAGNOSTICS:
+                try {
+                    diagnostics = new JSONObject(m.text);
+                } catch (JSONException e) {
+                    log.log(Log.WARN, "the audio helper's DIAGNOSTICS is not a JSON object; ignored", null);
+                    break;
+                }
+                Runnable r = diagnosticsListener;
+                if (r != null) r.run();
                 break;
             default:
                 // PONG: lastReceived already moved.

@@ -8,6 +8,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import org.json.JSONArray;
+import org.json.JSONException;
+import org.json.JSONObject;
 
 /**
  * The framing between the app and the audio helper, version 1. Every message is a type byte, a
@@ -17,6 +20,7 @@ import java.nio.charset.StandardCharsets;
  * HELLO         "VGAH" version:u8
  * CAPABILITIES  capture:u8 inject:u8 sampleRate:u32 methodLength:u8 method(ASCII) note(UTF-8, the rest)
  * STATUS        flags:u8 (1 capturing, 2 injecting) problem(UTF-8, the rest)
+ * DIAGNOSTICS   a JSON object (UTF-8, the whole payload)
  * PING, PONG    token:u32
  * AUDIO         640 bytes of 16 kHz mono s16le
  * ERROR         reason(UTF-8)
@@ -74,6 +78,12 @@ public final class HelperCodec {
             case HelperMessage.ERROR:
                 writeText(p, m.text);
                 break;
+            case HelperMessage.DIAGNOSTICS: {
+                byte[] json = m.text.getBytes(StandardCharsets.UTF_8);
+                if (json.length > MAX_PAYLOAD) throw new IllegalArgumentException("DIAGNOSTICS: " + json.length + " bytes is over the " + MAX_PAYLOAD + "-byte bound");
+                p.write(json, 0, json.length);
+                break;
+            }
             default:
                 break;
         }
@@ -135,6 +145,9 @@ public final class HelperCodec {
                 return HelperMessage.audio(p);
             case HelperMessage.ERROR:
                 return HelperMessage.error(text(p, 0));
+            case HelperMessage.DIAGNOSTICS:
+                // Kept as text: a report the app cannot read is its problem to show, not a broken framing.
+                return HelperMessage.diagnostics(text(p, 0));
             case HelperMessage.START_CAPTURE:
             case HelperMessage.STOP_CAPTURE:
             case HelperMessage.START_INJECTION:
@@ -153,6 +166,7 @@ public final class HelperCodec {
             case HelperMessage.HELLO: return "HELLO";
             case HelperMessage.CAPABILITIES: return "CAPABILITIES";
             case HelperMessage.STATUS: return "STATUS";
+            case HelperMessage.DIAGNOSTICS: return "DIAGNOSTICS";
             case HelperMessage.START_CAPTURE: return "START_CAPTURE";
             case HelperMessage.STOP_CAPTURE: return "STOP_CAPTURE";
             case HelperMessage.START_INJECTION: return "START_INJECTION";
@@ -165,6 +179,51 @@ public final class HelperCodec {
             case HelperMessage.ERROR: return "ERROR";
             default: return "0x" + Integer.toHexString(type);
         }
+    }
+
+    /**
+     * The engine's diagnostics as JSON that fits one message: as it is when it fits; else its
+     * {@code attempts} and the facts that are numbers, booleans or short texts, with as many attempts
+     * (first tried first) as fit, their messages cut, and {@code "truncated": true}.
+     */
+    public static String diagnosticsJson(JSONObject d) {
+        String whole = d.toString();
+        if (utf8Length(whole) <= MAX_PAYLOAD) return whole;
+        try {
+            JSONObject small = new JSONObject();
+            small.put("truncated", true);
+            java.util.Iterator<String> keys = d.keys();
+            while (keys.hasNext()) {
+                String k = keys.next();
+                Object v = d.get(k);
+                if (k.equals("attempts")) continue;
+                if (v instanceof Number || v instanceof Boolean || (v instanceof String && ((String) v).length() <= 200)) small.put(k, v);
+            }
+            JSONArray all = d.optJSONArray("attempts");
+            JSONArray kept = new JSONArray();
+            small.put("attempts", kept);
+            for (int i = 0; all != null && i < all.length(); i++) {
+                JSONObject a = all.optJSONObject(i);
+                if (a == null) continue;
+                JSONObject cut = new JSONObject(a.toString());
+                String message = cut.optString("message", "");
+                if (message.length() > 300) cut.put("message", message.substring(0, 300) + "…");
+                kept.put(cut);
+                if (utf8Length(small.toString()) > MAX_PAYLOAD) {
+                    kept.remove(kept.length() - 1);
+                    break;
+                }
+            }
+            String out = small.toString();
+            // Facts alone over the bound (never expected): only the mark stays.
+            return utf8Length(out) <= MAX_PAYLOAD ? out : "{\"truncated\":true}";
+        } catch (JSONException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static void need(int type, byte[] p, int min, int max) throws FramingException {

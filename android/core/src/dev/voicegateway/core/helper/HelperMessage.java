@@ -15,6 +15,12 @@ public final class HelperMessage {
     public static final int CAPABILITIES = 0x02;
     /** Helper to app: whether it captures and injects now, and why not when it failed. */
     public static final int STATUS = 0x03;
+    /**
+     * Helper to app: what the engine tried and saw ({@link CallAudioEngine#diagnostics}), UTF-8 JSON,
+     * after CAPABILITIES and after each capture or injection start. Added within version 1: an older
+     * app skips it as a type it does not know.
+     */
+    public static final int DIAGNOSTICS = 0x04;
     public static final int START_CAPTURE = 0x10;
     public static final int STOP_CAPTURE = 0x11;
     public static final int START_INJECTION = 0x12;
@@ -37,7 +43,7 @@ public final class HelperMessage {
     public final String note;
     public final boolean capturing;
     public final boolean injecting;
-    /** STATUS: the last failure ("" when none); ERROR: the reason. */
+    /** STATUS: the last failure ("" when none); ERROR: the reason; DIAGNOSTICS: the JSON. */
     public final String text;
     public final int token;
     private final byte[] audio;
@@ -65,6 +71,11 @@ public final class HelperMessage {
 
     public static HelperMessage status(boolean capturing, boolean injecting, String problem) {
         return new HelperMessage(STATUS, 0, null, "", capturing, injecting, problem == null ? "" : problem, 0, null);
+    }
+
+    /** The engine's diagnostics as JSON text of at most {@link HelperCodec#MAX_PAYLOAD} bytes (see {@link HelperCodec#diagnosticsJson}). */
+    public static HelperMessage diagnostics(String json) {
+        return new HelperMessage(DIAGNOSTICS, 0, null, "", false, false, json, 0, null);
     }
 
     public static HelperMessage ping(int token) {

@@ -192,6 +192,7 @@ public final class HelperService {
                 if (role == PeerPolicy.Role.APP) {
                     becomeApp(this);
                     announce();
+                    diagnose();
                 }
                 while (true) handle(HelperCodec.read(in));
             } catch (EOFException e) {
@@ -269,6 +270,7 @@ public final class HelperService {
             }
             announce();
             report();
+            diagnose();
         }
 
         private synchronized void startInjection() {
@@ -282,6 +284,7 @@ public final class HelperService {
                 }
             }
             report();
+            diagnose();
         }
 
         private void stopCapture() {
@@ -304,6 +307,19 @@ public final class HelperService {
 
         private void report() {
             writer.send(HelperMessage.status(capture != null, injection != null, problem));
+        }
+
+        /** DIAGNOSTICS: what the engine tried and saw, for the app's self-test (docs/android.md). */
+        private void diagnose() {
+            String json;
+            try {
+                json = HelperCodec.diagnosticsJson(engine.diagnostics());
+            } catch (RuntimeException e) {
+                // The report must never cost the call its audio: say what broke instead.
+                String what = e.getClass().getName() + ": " + e.getMessage();
+                json = "{\"error\":" + org.json.JSONObject.quote(what.length() > 500 ? what.substring(0, 500) : what) + "}";
+            }
+            writer.send(HelperMessage.diagnostics(json));
         }
 
         private void refuse(String reason) {
