@@ -52,8 +52,8 @@ describe.skipIf(skipAndroid)("the JVM phone's self-test", () => {
     const ok = Object.fromEntries(report.checks.map((c) => [c.name, c.ok]));
     expect(ok).toMatchObject({ dialer_role: true, 'permission:android.permission.CALL_PHONE': true, battery_exemption: true, foreground_service: true, helper: true });
     expect(report.helper).toMatchObject({ state: 'running', capabilities: { method: 'simulated' }, diagnostics: { engine: 'fake', attempts: [] } });
-    // TCP cannot tell the helper's uid.
-    expect(report.helper.uid).toBeNull();
+    // The uid Binder reported for the process that announced the helper: the shell's.
+    expect(report.helper.uid).toBe(2000);
 
     // No credential anywhere in what the gateway serves, nor in what the phone sent.
     const token = (JSON.parse(readFileSync(path.join(phone.stateDir, 'credentials.json'), 'utf8')) as { deviceToken: string }).deviceToken;
@@ -71,6 +71,7 @@ describe.skipIf(skipAndroid)("the JVM phone's self-test", () => {
     await callInState(g, res.body.call.id, 'active');
     const after = await eventually(() => read(g, deviceId), (r) => (r.body.diagnostics?.report.helper.diagnostics?.captures ?? 0) >= 1, { timeoutMs: 10_000, what: 'the report after the capture' });
     expect(after.body.diagnostics!.report.trigger).toBe('helper_report');
+    expect(after.body.diagnostics!.report.helper.diagnostics?.attempts).toContainEqual(expect.objectContaining({ way: 'simulated@16000', result: 'opened' }));
 
     // On demand.
     await phone.request('selfTest');

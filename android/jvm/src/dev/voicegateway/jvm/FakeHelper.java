@@ -153,6 +153,8 @@ final class FakeHelper {
         private final boolean listenOnly;
         private final PlayedAudio played = new PlayedAudio();
         private int captures;
+        /** What the real engine's log holds, in its shape: each start tried, and how it went. */
+        private final org.json.JSONArray attempts = new org.json.JSONArray();
 
         Engine(ScheduledExecutorService executor, ToneAudioPort.SourceFactory sources, boolean stamp, boolean listenOnly) {
             this.executor = executor;
@@ -178,7 +180,7 @@ final class FakeHelper {
                 d.put("engine", "fake");
                 d.put("listenOnly", listenOnly);
                 d.put("captures", captures);
-                d.put("attempts", new org.json.JSONArray());
+                d.put("attempts", new org.json.JSONArray(attempts.toString()));
             } catch (org.json.JSONException e) {
                 throw new IllegalStateException(e);
             }
@@ -190,6 +192,7 @@ final class FakeHelper {
             final ToneAudioPort.Source source = sources.newSource();
             synchronized (this) {
                 captures++;
+                attempt("simulated@16000", null);
             }
             final Capture capture = new Capture();
             final ScheduledFuture<?> task = executor.scheduleAtFixedRate(new Runnable() {
@@ -219,7 +222,12 @@ final class FakeHelper {
 
         @Override
         public Injection startInjection() throws Exception {
-            if (listenOnly) throw new Exception("this fake helper is listen-only");
+            if (listenOnly) {
+                Exception refused = new UnsupportedOperationException("this fake helper is listen-only");
+                attempt("injection", refused);
+                throw refused;
+            }
+            attempt("injection", null);
             return new Injection() {
                 @Override
                 public void write(byte[] frame) {
@@ -230,6 +238,16 @@ final class FakeHelper {
                 public void stop() {
                 }
             };
+        }
+
+        private synchronized void attempt(String way, Exception failure) {
+            try {
+                attempts.put(new org.json.JSONObject().put("way", way).put("result", failure == null ? "opened" : "failed")
+                        .put("exception", failure == null ? "" : failure.getClass().getSimpleName())
+                        .put("message", failure == null ? "" : failure.getMessage()).put("waitedMs", 0));
+            } catch (org.json.JSONException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         /** The recorder in place of the call's uplink. */
