@@ -11,7 +11,8 @@ import dev.voicegateway.core.audio.AudioCapabilities;
  * <ul>
  *   <li><b>The audio mode (Android 13+).</b> AudioManager.getCallDownlinkExtractionAudioRecord and
  *   getCallUplinkInjectionAudioTrack (frameworks/base media/java/android/media/AudioManager.java)
- *   throw IllegalStateException unless the audio mode is one of {@link #isCallMode the call modes},
+ *   throw IllegalStateException unless the audio mode is a call's (IN_CALL, CALL_SCREENING, CALL_REDIRECT,
+ *   and VoIP's two, which {@link #isCallMode} leaves out for a SIM call),
  *   and UnsupportedOperationException when the phone's audio HAL cannot intercept a SIM call (CTS
  *   CallAudioInterceptionTest tests both). Telecom sets MODE_IN_CALL from its
  *   CallAudioModeStateMachine (packages/services/Telecomm), a StateMachine on a handler of its own,
@@ -129,10 +130,14 @@ public final class CallAudioOpener<C, I> {
         this.note = plan.note;
     }
 
-    /** Whether AudioManager allows the interception API in {@code mode}. */
+    /**
+     * Whether {@code mode} is a SIM call's. AudioManager's interception API also accepts
+     * IN_COMMUNICATION and COMMUNICATION_REDIRECT, but those are VoIP's: getCallRedirectMode() maps
+     * them to CALL_REDIRECT_VOIP, so a record made in them would extract a VoIP app's downlink, and a
+     * VoIP app's mode must not end the wait for the SIM call's.
+     */
     public static boolean isCallMode(int mode) {
-        return mode == MODE_IN_CALL || mode == MODE_IN_COMMUNICATION || mode == MODE_CALL_SCREENING || mode == MODE_CALL_REDIRECT
-                || mode == MODE_COMMUNICATION_REDIRECT;
+        return mode == MODE_IN_CALL || mode == MODE_CALL_SCREENING || mode == MODE_CALL_REDIRECT;
     }
 
     /** The plan's capabilities until a capture opens, then those of the way that opened. */
@@ -192,6 +197,12 @@ public final class CallAudioOpener<C, I> {
                 }
             });
         }
+        // VOICE_DOWNLINK waits for the call's mode too, without failing at the deadline: a Qualcomm HAL
+        // routes the input to the call's downlink only while a voice call is up, and otherwise opens an
+        // ordinary record use case (hardware/qcom/audio hal/voice.c, voice_check_and_set_incall_rec_usecase:
+        // "voice call not active"), which would hear the phone's own microphone. On Android 11 the
+        // wait comes before the Shell window, so the window is up only for the tries.
+        awaitCallMode(start + MODE_WAIT_MS);
         if (!plan.foregroundWindow) return record(option, start);
         platform.showShellWindow();
         try {
@@ -255,6 +266,15 @@ public final class CallAudioOpener<C, I> {
                 }
                 clock.sleepMs(Math.min(POLL_MS, deadline - now));
             }
+        }
+    }
+
+    /** Polls the mode until it is a call's or {@code deadline} passes. */
+    private void awaitCallMode(long deadline) throws InterruptedException {
+        while (!readCallMode()) {
+            long now = clock.nowMs();
+            if (now >= deadline) return;
+            clock.sleepMs(Math.min(POLL_MS, deadline - now));
         }
     }
 

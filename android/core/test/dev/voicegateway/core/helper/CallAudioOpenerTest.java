@@ -147,9 +147,10 @@ public class CallAudioOpenerTest {
 
     @Test
     public void everyCallModeOfAudioManagerCountsAndNoOtherDoes() {
-        int[] yes = {2, 3, 4, 5, 6};
+        // A SIM call's modes; IN_COMMUNICATION and COMMUNICATION_REDIRECT are VoIP's (CALL_REDIRECT_VOIP).
+        int[] yes = {2, 4, 5};
         for (int m : yes) assertTrue(CallAudioDiagnostics.modeName(m), CallAudioOpener.isCallMode(m));
-        int[] no = {-2, -1, 0, 1, 7};
+        int[] no = {-2, -1, 0, 1, 3, 6, 7};
         for (int m : no) assertFalse(String.valueOf(m), CallAudioOpener.isCallMode(m));
         assertEquals("CALL_SCREENING", CallAudioDiagnostics.modeName(4));
         assertEquals("COMMUNICATION_REDIRECT", CallAudioDiagnostics.modeName(6));
@@ -257,7 +258,7 @@ public class CallAudioOpenerTest {
 
     @Test
     public void android11OpensInsideTheShellWindowAndRetriesUnsupportedThere() throws Exception {
-        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_NORMAL);
+        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_IN_CALL);
         final int[] refusals = {2};
         phone.capture = new Behaviour() {
             @Override
@@ -270,13 +271,13 @@ public class CallAudioOpenerTest {
         assertEquals("record voice_downlink@16000", o.capture().capture);
         assertEquals("[show @0, open voice_downlink@16000 @100, open voice_downlink@16000 @200, open voice_downlink@16000 @300, close @300]",
                 phone.events.toString());
-        assertEquals("no audio mode is needed for VOICE_DOWNLINK", 0, phone.modeReads);
+        assertEquals("the mode, already the call's, is read once", 1, phone.modeReads);
         assertEquals(new AudioCapabilities(true, false, "voice_downlink", 16000), o.capabilities());
     }
 
     @Test
     public void android11GivesUpAfterFiveTriesAndClosesTheWindow() throws Exception {
-        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_NORMAL);
+        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_IN_CALL);
         phone.capture = new Behaviour() {
             @Override
             public String open(String way, boolean withoutBuilder, long now, int mode) {
@@ -297,7 +298,7 @@ public class CallAudioOpenerTest {
 
     @Test
     public void android11DoesNotRetryWhatTheWindowCannotFix() throws Exception {
-        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_NORMAL);
+        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_IN_CALL);
         phone.capture = new Behaviour() {
             @Override
             public String open(String way, boolean withoutBuilder, long now, int mode) {
@@ -314,10 +315,10 @@ public class CallAudioOpenerTest {
     }
 
     @Test
-    public void android12OpensTheDownlinkAtOnceWithoutWindowOrWait() throws Exception {
+    public void android12OpensTheDownlinkAtOnceInACallWithoutTheWindow() throws Exception {
         for (int sdk : new int[] {31, 32}) {
             FakeClock c = new FakeClock();
-            FakePhone phone = new FakePhone(c, CallAudioOpener.MODE_NORMAL);
+            FakePhone phone = new FakePhone(c, CallAudioOpener.MODE_IN_CALL);
             phone.capture = audioManager(false);
             CaptureChoice.Plan plan = CaptureChoice.choose(sdk, null, ALL_RATES);
             CallAudioOpener<String, String> o = new CallAudioOpener<String, String>(plan, phone, c, new CallAudioDiagnostics());
@@ -328,8 +329,34 @@ public class CallAudioOpenerTest {
     }
 
     @Test
+    public void theDownlinkWaitsForTheCallsModeTooAndOpensAtTheDeadlineWhateverItReads() throws Exception {
+        // A Qualcomm HAL routes VOICE_DOWNLINK to the call only while the call is up: wait for its mode.
+        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_NORMAL).modeFrom(330, CallAudioOpener.MODE_IN_CALL);
+        phone.capture = audioManager(false);
+        CallAudioOpener<String, String> o = opener(31, null, phone);
+        assertEquals("record voice_downlink@16000", o.capture().capture);
+        assertEquals("[open voice_downlink@16000 @350]", phone.events.toString());
+
+        // A VoIP app's mode is not the call's: no early start, one try at the deadline.
+        FakeClock c = new FakeClock();
+        FakePhone voip = new FakePhone(c, CallAudioOpener.MODE_IN_COMMUNICATION);
+        voip.capture = audioManager(false);
+        CaptureChoice.Plan plan = CaptureChoice.choose(31, null, ALL_RATES);
+        CallAudioOpener<String, String> late = new CallAudioOpener<String, String>(plan, voip, c, new CallAudioDiagnostics());
+        assertEquals("record voice_downlink@16000", late.capture().capture);
+        assertEquals("[open voice_downlink@16000 @2000]", voip.events.toString());
+
+        // Android 11: the wait comes before the Shell window, which is up only for the tries.
+        FakeClock c11 = new FakeClock();
+        FakePhone eleven = new FakePhone(c11, CallAudioOpener.MODE_NORMAL).modeFrom(500, CallAudioOpener.MODE_IN_CALL);
+        eleven.capture = audioManager(false);
+        new CallAudioOpener<String, String>(CaptureChoice.choose(30, null, ALL_RATES), eleven, c11, new CallAudioDiagnostics()).capture();
+        assertEquals("[show @500, open voice_downlink@16000 @600, close @600]", eleven.events.toString());
+    }
+
+    @Test
     public void aBuilderThatThrowsNullPointerIsPassedByAndNotAskedAgain() throws Exception {
-        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_NORMAL);
+        FakePhone phone = new FakePhone(clock, CallAudioOpener.MODE_IN_CALL);
         phone.capture = new Behaviour() {
             @Override
             public String open(String way, boolean withoutBuilder, long now, int mode) {
@@ -353,7 +380,7 @@ public class CallAudioOpenerTest {
         CallAudioOpener<String, String> o = opener(33, Boolean.TRUE, phone);
         o.capture();
         // The call goes on hold elsewhere, its mode drops to NORMAL, then comes back at 400 ms.
-        phone.modeFrom(0, CallAudioOpener.MODE_NORMAL).modeFrom(400, CallAudioOpener.MODE_COMMUNICATION_REDIRECT);
+        phone.modeFrom(0, CallAudioOpener.MODE_NORMAL).modeFrom(400, CallAudioOpener.MODE_CALL_REDIRECT);
         phone.injection = audioManager(true);
         assertEquals("track injection", o.injection());
         assertEquals(400, clock.now);
