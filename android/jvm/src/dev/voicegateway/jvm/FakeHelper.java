@@ -153,6 +153,7 @@ final class FakeHelper {
         private final boolean listenOnly;
         private final PlayedAudio played = new PlayedAudio();
         private int captures;
+        private Runnable endCurrent;
         /** What the real engine's log holds, in its shape: each start tried, and how it went. */
         private final org.json.JSONArray attempts = new org.json.JSONArray();
 
@@ -188,7 +189,7 @@ final class FakeHelper {
         }
 
         @Override
-        public Running startCapture(final FrameAdapter.FrameSink sink) {
+        public Running startCapture(final FrameAdapter.FrameSink sink, final Ended ended) {
             final ToneAudioPort.Source source = sources.newSource();
             synchronized (this) {
                 captures++;
@@ -211,13 +212,35 @@ final class FakeHelper {
                     }
                 }
             }, Protocol.FRAME_MS, Protocol.FRAME_MS, TimeUnit.MILLISECONDS);
-            return new Running() {
+            Running running = new Running() {
                 @Override
                 public void stop() {
                     task.cancel(false);
                     capture.stop();
                 }
             };
+            final Running self = running;
+            synchronized (this) {
+                // As the phone's record does when AudioManager releases it: stops, then says so.
+                endCurrent = new Runnable() {
+                    @Override
+                    public void run() {
+                        self.stop();
+                        ended.captureEnded("AudioRecord.read returned -6 (the record was released)");
+                    }
+                };
+            }
+            return running;
+        }
+
+        /** Ends the capture under way by itself, as the platform does when it takes the record away mid-call. */
+        void endCapture() {
+            Runnable r;
+            synchronized (this) {
+                r = endCurrent;
+                endCurrent = null;
+            }
+            if (r != null) r.run();
         }
 
         @Override

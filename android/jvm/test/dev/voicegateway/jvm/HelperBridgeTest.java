@@ -265,6 +265,36 @@ public class HelperBridgeTest {
     }
 
     @Test
+    public void aCaptureThePlatformTakesAwayMidCallIsReportedAndAskedForAgain() throws Exception {
+        final FakeHelper h = helper(false);
+        final Heard heard = new Heard();
+        final HelperAudioPort p = port(channel.directory(), heard);
+        await("running", state(p, Protocol.AUDIO_RUNNING));
+        p.startCall();
+        await("capturing", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return p.capturing();
+            }
+        });
+        h.engine().endCapture();
+        await("reported, and captured again", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return h.engine().captures() == 2 && p.capturing();
+            }
+        });
+        assertTrue(p.problem(), p.problem() != null && p.problem().contains("capture ended: AudioRecord.read returned -6"));
+        int before = heard.frameCount();
+        await("frames flow again", new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return heard.frameCount() > before + 5;
+            }
+        });
+    }
+
+    @Test
     public void aHelperThatHangsIsGivenUpOnByThePingDeadline() throws Exception {
         FakeHelper h = helper(false);
         Heard heard = new Heard();

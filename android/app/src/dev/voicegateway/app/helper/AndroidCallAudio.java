@@ -66,9 +66,9 @@ final class AndroidCallAudio implements CallAudioEngine, CallAudioOpener.Platfor
     }
 
     @Override
-    public Running startCapture(FrameAdapter.FrameSink sink) throws Exception {
+    public Running startCapture(FrameAdapter.FrameSink sink, Ended ended) throws Exception {
         CallAudioOpener.Opened<AudioRecord> opened = opener.capture();
-        return new Reader(opened.capture, opened.option.sampleRate, sink, log);
+        return new Reader(opened.capture, opened.option.sampleRate, sink, ended, log);
     }
 
     @Override
@@ -239,8 +239,10 @@ final class AndroidCallAudio implements CallAudioEngine, CallAudioOpener.Platfor
         private final AudioRecord record;
         private final Thread thread;
         private volatile boolean running = true;
+        /** Whoever sets it first lets go of the record: stop(), or the thread when the record fails under it. */
+        private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
 
-        Reader(final AudioRecord record, int rate, FrameAdapter.FrameSink sink, final Log log) {
+        Reader(final AudioRecord record, int rate, FrameAdapter.FrameSink sink, final Ended ended, final Log log) {
             this.record = record;
             final FrameAdapter.Capture adapter = new FrameAdapter.Capture(rate, sink);
             final short[] buffer = new short[rate / 50]; // 20 ms
@@ -251,7 +253,13 @@ final class AndroidCallAudio implements CallAudioEngine, CallAudioOpener.Platfor
                     while (running) {
                         int n = record.read(buffer, 0, buffer.length);
                         if (n < 0) {
-                            if (running) log.log(Log.WARN, "AudioRecord.read failed with " + n + "; capture ends", null);
+                            // AudioManager releases an interception record when the mode leaves the call's
+                            // (its CallInjectionModeChangedListener); a HAL error ends a downlink record.
+                            if (running && released.compareAndSet(false, true)) {
+                                log.log(Log.WARN, "AudioRecord.read failed with " + n + "; capture ends", null);
+                                record.release();
+                                ended.captureEnded("AudioRecord.read returned " + n);
+                            }
                             return;
                         }
                         adapter.write(buffer, 0, n);
@@ -275,7 +283,7 @@ final class AndroidCallAudio implements CallAudioEngine, CallAudioOpener.Platfor
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            record.release();
+            if (released.compareAndSet(false, true)) record.release();
         }
     }
 }

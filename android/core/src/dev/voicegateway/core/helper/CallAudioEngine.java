@@ -26,9 +26,16 @@ public interface CallAudioEngine {
 
     /**
      * Starts hearing the remote party: every frame goes to {@code sink}, from the engine's own
-     * thread, until {@link Running#stop}. Throws, with a sentence saying why, when it cannot.
+     * thread, until {@link Running#stop}, or until the platform ends it ({@code ended} is then told
+     * why, once, from the engine's thread; the capture has let go of its resources by then). Throws,
+     * with a sentence saying why, when it cannot start.
      */
-    Running startCapture(FrameAdapter.FrameSink sink) throws Exception;
+    Running startCapture(FrameAdapter.FrameSink sink, Ended ended) throws Exception;
+
+    /** A capture that ended by itself: AudioRecord.read failed, or AudioManager released the record when the mode left the call's. */
+    interface Ended {
+        void captureEnded(String why);
+    }
 
     /** Starts speaking into the call; throws, with a sentence saying why, when it cannot. */
     Injection startInjection() throws Exception;

@@ -55,6 +55,9 @@ public final class HelperAudioPort implements AudioPort {
     private Clock.Timer helloTimer;
     private Clock.Timer watchdog;
     private boolean callWanted;
+    private int captureRestarts;
+    /** Times per call a capture that ended by itself is asked for again. */
+    static final int MAX_CAPTURE_RESTARTS = 3;
     private int nextPing;
 
     // Read from any thread.
@@ -160,6 +163,7 @@ public final class HelperAudioPort implements AudioPort {
             @Override
             public void run() {
                 callWanted = true;
+                captureRestarts = 0;
                 if (state == Link.READY) sendStart();
             }
         });
@@ -392,8 +396,10 @@ public final class HelperAudioPort implements AudioPort {
                 }
                 break;
             case HelperMessage.STATUS:
+                boolean lost = capturing && !m.capturing;
                 capturing = m.capturing;
                 injecting = m.injecting;
+                if (lost && callWanted) captureAgain(gen);
                 if (!m.text.isEmpty()) {
                     problem = "The audio helper: " + m.text;
                     log.log(Log.WARN, problem, null);
@@ -416,6 +422,25 @@ public final class HelperAudioPort implements AudioPort {
                 // PONG: lastReceived already moved.
                 break;
         }
+    }
+
+    /**
+     * The helper's capture ended by itself during the call (the platform took the record away): ask
+     * for it again after a pause, a few times per call, so a passing loss does not silence the rest.
+     */
+    private void captureAgain(final int gen) {
+        if (captureRestarts >= MAX_CAPTURE_RESTARTS) {
+            log.log(Log.WARN, "the helper's capture ended " + captureRestarts + " times in this call; not asking again", null);
+            return;
+        }
+        captureRestarts++;
+        clock.schedule(new Runnable() {
+            @Override
+            public void run() {
+                MessageWriter w = writer;
+                if (gen == generation && state == Link.READY && callWanted && !capturing && w != null) w.send(HelperMessage.of(HelperMessage.START_CAPTURE));
+            }
+        }, config.retryMs);
     }
 
     private void sendStart() {

@@ -151,6 +151,7 @@ public final class HelperService {
         private volatile MessageWriter writer;
         private PeerPolicy.Role role = PeerPolicy.Role.REFUSED;
         private CallAudioEngine.Running capture;
+        private int captureGeneration;
         private volatile CallAudioEngine.Injection injection;
         private AudioCapabilities announced;
         private String problem = "";
@@ -255,11 +256,17 @@ public final class HelperService {
             if (ended) return;
             if (capture == null) {
                 final MessageWriter w = writer;
+                final int gen = ++captureGeneration;
                 try {
                     capture = engine.startCapture(new FrameAdapter.FrameSink() {
                         @Override
                         public void onFrame(byte[] frame) {
                             w.send(HelperMessage.audio(frame));
+                        }
+                    }, new CallAudioEngine.Ended() {
+                        @Override
+                        public void captureEnded(String why) {
+                            lost(gen, why);
                         }
                     });
                     problem = "";
@@ -269,6 +276,16 @@ public final class HelperService {
                 }
             }
             announce();
+            report();
+            diagnose();
+        }
+
+        /** The capture of {@code gen} ended by itself: STATUS says so, and the app may ask again. */
+        private synchronized void lost(int gen, String why) {
+            if (ended || capture == null || gen != captureGeneration) return;
+            capture = null;
+            problem = "capture ended: " + why;
+            log.log(Log.WARN, problem, null);
             report();
             diagnose();
         }

@@ -107,7 +107,7 @@ public class HelperDiagnosticsTest {
         }
 
         @Override
-        public synchronized Running startCapture(FrameAdapter.FrameSink sink) throws Exception {
+        public synchronized Running startCapture(FrameAdapter.FrameSink sink, Ended ended) throws Exception {
             attempts.put(new JSONObject().put("way", "VOICE_DOWNLINK").put("result", "failed").put("exception", "java.lang.SecurityException")
                     .put("message", "CAPTURE_AUDIO_OUTPUT"));
             throw new SecurityException("CAPTURE_AUDIO_OUTPUT");
