@@ -97,6 +97,7 @@ final class BinderChannel {
         try {
             data.writeInterfaceToken(HelperChannel.DESCRIPTOR);
             helper.transact(HelperChannel.OPEN, data, reply, 0);
+            reply.readException();
             int status = reply.readInt();
             if (status == HelperChannel.OPENED) {
                 ParcelFileDescriptor fd = reply.readFileDescriptor();
@@ -107,6 +108,9 @@ final class BinderChannel {
             throw new IOException("the audio helper refused: " + why);
         } catch (RemoteException e) {
             throw new IOException("the audio helper is gone (" + e.getClass().getSimpleName() + ")");
+        } catch (RuntimeException e) {
+            // What the helper's Binder threw (Parcel.readException), e.g. a SecurityException.
+            throw new IOException("the audio helper refused: " + e);
         } finally {
             reply.recycle();
             data.recycle();

@@ -27,6 +27,9 @@ final class HelperBinder extends Binder {
     protected boolean onTransact(int code, Parcel data, Parcel reply, int flags) throws RemoteException {
         if (code != HelperChannel.OPEN) return super.onTransact(code, data, reply, flags);
         data.enforceInterface(HelperChannel.DESCRIPTOR);
+        // As AIDL's stubs do: the reply starts with "no exception", so that one thrown here (Binder
+        // writes it in place of the reply) reaches the app as itself.
+        reply.writeNoException();
         int uid = Binder.getCallingUid();
         String process = ProcessNames.of(Binder.getCallingPid());
         AnnouncedEndpoint e = endpoint;

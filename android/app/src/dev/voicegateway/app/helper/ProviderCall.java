@@ -37,10 +37,18 @@ import java.lang.reflect.Method;
  * removing it with a null token takes the count back.
  */
 final class ProviderCall implements HelperAnnouncer.App {
+    /** PowerExemptionManager.REASON_SHELL (API 31), the reason code Shizuku gives for the same exemption. */
+    private static final int REASON_SHELL = 316;
+    private static final long IDLE_EXEMPTION_MS = 30000;
+
+    private final String appPackage;
     private final String authority;
+    private final int appUid;
     private final int userId;
 
     ProviderCall(String appPackage, int appUid) {
+        this.appPackage = appPackage;
+        this.appUid = appUid;
         this.authority = HelperChannel.authority(appPackage);
         // An app's uid is userId * 100000 + its appId (android.os.UserHandle.PER_USER_RANGE).
         this.userId = appUid / 100000;
@@ -54,6 +62,7 @@ final class ProviderCall implements HelperAnnouncer.App {
     @Override
     public HelperChannel.Extras call(String method, HelperChannel.Extras request) throws IOException {
         int sdk = Build.VERSION.SDK_INT;
+        if (HelperChannel.ANNOUNCE.equals(method)) exemptFromIdle(sdk);
         Object am;
         Class<?> iam;
         try {
@@ -68,12 +77,15 @@ final class ProviderCall implements HelperAnnouncer.App {
                     ? iam.getMethod("getContentProviderExternal", String.class, int.class, IBinder.class, String.class).invoke(am, authority, userId, null, authority)
                     : iam.getMethod("getContentProviderExternal", String.class, int.class, IBinder.class).invoke(am, authority, userId, null);
         } catch (InvocationTargetException e) {
-            throw failure("getContentProviderExternal", e.getCause());
+            // Not the app's word: ActivityManager's own (e.g. IllegalArgumentException "Attempt to launch
+            // content provider before system ready" while the phone boots): retried, never an end.
+            throw new IOException("getContentProviderExternal: " + e.getCause());
         } catch (Exception e) {
             throw new IOException("getContentProviderExternal: " + e);
         }
         if (holder == null) throw new HelperAnnouncer.NoApp("no provider " + authority + " for user " + userId);
         try {
+            checkUid(holder);
             Object provider = holder.getClass().getField("provider").get(holder);
             if (provider == null) throw new HelperAnnouncer.NoApp("the provider " + authority + " did not start");
             Bundle extras = ((BinderChannel.BundleExtras) request).bundle;
@@ -87,6 +99,46 @@ final class ProviderCall implements HelperAnnouncer.App {
             throw new IOException("IContentProvider.call: " + e);
         } finally {
             release(iam, am, sdk);
+        }
+    }
+
+    /**
+     * A reinstalled app has a new uid, which this helper (started with the old one) would refuse at
+     * every OPEN: say so and end, rather than announce itself in vain. ContentProviderHolder.info is
+     * the provider's ProviderInfo, whose applicationInfo.uid is the app's.
+     */
+    private void checkUid(Object holder) throws Exception {
+        Object info = holder.getClass().getField("info").get(holder);
+        if (!(info instanceof android.content.pm.ProviderInfo)) return;
+        int uid = ((android.content.pm.ProviderInfo) info).applicationInfo.uid;
+        if (uid != appUid) {
+            throw new HelperAnnouncer.Refused(appPackage + " is now uid " + uid + ", not " + appUid + " (installed again): run the start command the app shows again");
+        }
+    }
+
+    /**
+     * Exempts the app from Doze and the background-start limits for 30 s before each announcement,
+     * as Shizuku does before it sends its Binder (ShizukuService.sendBinderToUserApp): the call may
+     * start the app's process, which then starts its foreground service, and Android 12+ refuses
+     * that from the background otherwise (ForegroundServiceStartNotAllowedException). The shell holds
+     * CHANGE_DEVICE_IDLE_TEMP_WHITELIST. IDeviceIdleController.addPowerSaveTempWhitelistApp is
+     * (String packageName, long duration, int userId, String reason) before API 31 and gained an int
+     * reasonCode before the reason from 31. Best effort: a phone without it still gets the announcement.
+     */
+    private void exemptFromIdle(int sdk) {
+        try {
+            Object binder = Class.forName("android.os.ServiceManager").getMethod("getService", String.class).invoke(null, "deviceidle");
+            Object idle = Class.forName("android.os.IDeviceIdleController$Stub").getMethod("asInterface", IBinder.class).invoke(null, binder);
+            Class<?> iface = Class.forName("android.os.IDeviceIdleController");
+            if (sdk >= 31) {
+                iface.getMethod("addPowerSaveTempWhitelistApp", String.class, long.class, int.class, int.class, String.class)
+                        .invoke(idle, appPackage, IDLE_EXEMPTION_MS, userId, REASON_SHELL, "audio helper");
+            } else {
+                iface.getMethod("addPowerSaveTempWhitelistApp", String.class, long.class, int.class, String.class)
+                        .invoke(idle, appPackage, IDLE_EXEMPTION_MS, userId, "audio helper");
+            }
+        } catch (Exception e) {
+            // Logged by the announcement's own outcome if the app then cannot start; nothing else to do.
         }
     }
 
