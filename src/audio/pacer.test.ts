@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_TICKS, MAX_OWED_FRAMES, PAUSE_TICKS } from './catch-up.js';
 import { FRAME_BYTES } from './constants.js';
+import { HOLD_SLACK_MS } from './continuity.js';
 import { BURST_FRAMES, PHONE_BUFFER_FRAMES, PlayoutPacer } from './pacer.js';
 import { PlayoutBuffer } from './playout.js';
 
@@ -229,12 +230,14 @@ describe('pacing of a call', () => {
     buffer.source('a').push(Buffer.alloc(100, 7));
     pacer.pushed(100);
     expect(frames).toHaveLength(0);
-    for (let t = 1; t <= 3; t++) {
-      call.now = t * 20;
+    // 100 bytes are 3.125 ms of audio: the source is late once that and the slack have passed.
+    const due = Math.ceil((100 / 32 + HOLD_SLACK_MS) / 20) * 20;
+    for (let t = 20; t < due; t += 20) {
+      call.now = t;
       pacer.tick();
     }
     expect(frames).toHaveLength(0);
-    call.now = 100;
+    call.now = due;
     pacer.tick();
     expect(frames).toHaveLength(1);
     expect(frames[0]!.subarray(0, 100).every((b) => b === 7)).toBe(true);
