@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkNoInvokeCustom, checkNoPlatformClasses } from '../../scripts/android/apk-checks.js';
 import { checkApiLevel, formatViolation, type ClassPath } from '../../scripts/android/api-level.js';
 import { ACC_INTERFACE, type ClassFile } from '../../scripts/android/classfile.js';
+import { checkHelperProviderCode, checkNoLocalSockets } from '../../scripts/android/helper-checks.js';
 import { parseDexdump, type DexClass } from '../../scripts/android/dexdump.js';
 import { checkSdkGuards, provenSdkLevels, type LevelOf } from '../../scripts/android/sdk-guards.js';
 import { levelOf, parameterCount, stubLevels } from '../../scripts/android/stub-levels.js';
@@ -262,5 +263,51 @@ public final class RoleManager {}
     expect(of({ kind: 'class', owner: 'android/app/role/RoleManager', via: 'const-class' })).toBe(29);
     expect(of({ kind: 'method', owner: 'android/app/role/RoleManager', name: 'isRoleHeld', descriptor: '(Ljava/lang/String;)Z', via: 'invoke-virtual' })).toBe(29);
     expect(parameterCount('(Ljava/lang/String;[IJ[[Landroid/os/Bundle;)V')).toBe(4);
+  });
+});
+
+const CALL_TYPE = '(Ljava/lang/String;Ljava/lang/String;Landroid/os/Bundle;)Landroid/os/Bundle;';
+const UID = '0000: invoke-static {}, Landroid/os/Binder;.getCallingUid:()I // method@0010';
+const REQUIRE = (reg: string): string => `invoke-static {${reg}}, Ldev/voicegateway/core/helper/PeerPolicy;.requireShell:(I)V // method@0020`;
+const providerClass = (call: string[], others: VectorMethod[] = []): DexClass[] =>
+  parseDexdump(dexdumpText({ name: 'dev/voicegateway/app/helper/HelperProvider', superName: 'android/content/ContentProvider', methods: [{ name: 'call', type: CALL_TYPE, code: call }, ...others] }));
+const NULL_QUERY: VectorMethod = {
+  name: 'query',
+  type: '(Landroid/net/Uri;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;)Landroid/database/Cursor;',
+  code: ['0000: const/4 v0, #int 0 // #0', '0001: return-object v0'],
+};
+
+describe('the helper channel: no local socket, HelperProvider.call guarded', () => {
+  it('names each class that uses LocalServerSocket, LocalSocket or LocalSocketAddress', () => {
+    const [local] = parseDexdump(
+      dexdumpText({
+        name: 'dev/voicegateway/app/helper/LocalSockets',
+        methods: [{ name: 'open', type: '()V', code: ['0000: new-instance v0, Landroid/net/LocalServerSocket; // type@0035', '0002: sget-object v1, Landroid/net/LocalSocketAddress$Namespace;.ABSTRACT:Landroid/net/LocalSocketAddress$Namespace; // field@0001', '0004: return-void'] }],
+      }),
+    );
+    expect(checkNoLocalSockets([...sample(), local!]).problems).toEqual([
+      'dev.voicegateway.app.helper.LocalSockets uses android.net.LocalServerSocket, android.net.LocalSocketAddress$Namespace: the app↔helper channel is Binder (HelperProvider.call and a socketpair passed as a ParcelFileDescriptor), never a local socket',
+    ]);
+    expect(checkNoLocalSockets(sample()).problems).toEqual([]);
+  });
+
+  it('passes a call that hands Binder.getCallingUid() to PeerPolicy.requireShell first, and entry points that return null', () => {
+    const good = providerClass([UID, '0003: move-result v0', `0004: ${REQUIRE('v0')}`, '0007: const/4 v0, #int 0 // #0', '0008: return-object v0'], [NULL_QUERY]);
+    expect(checkHelperProviderCode(good).problems).toEqual([]);
+  });
+
+  it('fails a provider that is missing, a call without the guard or with a branch before it, and an entry point that reads its arguments', () => {
+    const name = 'dev.voicegateway.app.helper.HelperProvider';
+    expect(checkHelperProviderCode(sample()).problems).toEqual([`${name} is not in the dex`]);
+    const fail = (call: string[], others: VectorMethod[] = []): string[] => checkHelperProviderCode(providerClass(call, others)).problems;
+    expect(fail(['0000: const/4 v0, #int 0 // #0', '0001: return-object v0'])).toEqual([`${name}.call${CALL_TYPE} does not begin with Binder.getCallingUid()`]);
+    expect(fail([UID, '0003: move-result v0', '0004: if-nez v1, 0009 // +0005', `0006: ${REQUIRE('v0')}`, '0009: return-object v1'])).toEqual([
+      `${name}.call${CALL_TYPE} branches or returns before PeerPolicy.requireShell(Binder.getCallingUid())`,
+    ]);
+    expect(fail([UID, '0003: move-result v0', `0004: ${REQUIRE('v2')}`, '0007: return-object v1'])).toEqual([`${name}.call${CALL_TYPE} calls something else before PeerPolicy.requireShell(Binder.getCallingUid())`]);
+    const readsUri: VectorMethod = { ...NULL_QUERY, code: ['0000: invoke-virtual {v1}, Landroid/net/Uri;.getPath:()Ljava/lang/String; // method@0030', '0003: const/4 v0, #int 0 // #0', '0004: return-object v0'] };
+    expect(fail([UID, '0003: move-result v0', `0004: ${REQUIRE('v0')}`, '0007: return-object v1'], [readsUri])).toEqual([
+      `${name}.query${NULL_QUERY.type} does something with the caller's data: return null or 0, or call PeerPolicy.requireShell(Binder.getCallingUid()) first`,
+    ]);
   });
 });
