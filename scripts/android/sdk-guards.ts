@@ -172,11 +172,12 @@ export function checkSdkGuards(
         const proven = levels.get(insn.offset) ?? Infinity;
         if (proven >= needed) return;
         const where = `${dotted(cls.name)}.${method.name}${method.descriptor}`;
-        problems.push(
+        // Once per method and reference (const-class and check-cast of one class are one finding).
+        const problem =
           proven > 0
             ? `${where}: ${reference} needs API ${needed} but runs where only SDK_INT >= ${proven} is proven`
-            : `${where}: ${reference} (API ${needed}) is not behind a Build.VERSION.SDK_INT >= ${needed} guard`,
-        );
+            : `${where}: ${reference} (API ${needed}) is not behind a Build.VERSION.SDK_INT >= ${needed} guard`;
+        if (!problems.includes(problem)) problems.push(problem);
       };
       for (const insn of method.instructions) if (insn.reference) at(insn, insn.reference);
       // A caught class is resolved when something in its try range throws.

@@ -48,6 +48,17 @@ public final class Channels {
     channel.setDescription("incoming calls");
     return channel;
   }
+  public static Object orName(String id) {
+    if (Build.VERSION.SDK_INT >= 26) {
+      return new NotificationChannel(id, "Calls", 2);
+    } else {
+      return id;
+    }
+  }
+  public static Object strict(String id) {
+    if (Build.VERSION.SDK_INT < 26) throw new UnsupportedOperationException("API 26");
+    return new NotificationChannel(id, "Calls", 2);
+  }
 }
 `;
 /** The same call in compat/ without a guard, and with the guard the wrong way round. */
@@ -200,7 +211,7 @@ public class Main extends android.app.Activity {
     expect(checkNoInvokeCustom(classes).problems).toEqual(['dev.voicegateway.app.Lambda: 1 invoke-custom instruction(s); use an anonymous class']);
   });
 
-  it('the guard check names each compat reference to the API 26 stub that no SDK_INT >= 26 guards, and passes the guarded one', async () => {
+  it('the guard check names each compat reference to the API 26 stub that no SDK_INT >= 26 guards, and passes the guarded ones (early return, if/else, throw)', async () => {
     const classes = await dumpDex(path.join(root, 'bad', 'bad.dex'), tc);
     // The fixture's stub states no level: the rule's 24 applies, so a guard of 26 is more than enough.
     const guards = checkCompatGuards(classes, tc, path.join(root, 'bad', 'stubs'));
@@ -215,11 +226,12 @@ public class Main extends android.app.Activity {
     // With the stub's level stated, a guard below it fails too.
     writeTree(path.join(root, 'bad', 'stubs-29'), { 'android/app/NotificationChannel.java': STUB.replace('public final class', '/** Compile-only stub (never packaged). API 29. */\npublic final class') });
     const at29 = checkCompatGuards(classes, tc, path.join(root, 'bad', 'stubs-29'));
-    expect(at29.problems.filter((p) => p.includes('Channels'))).toEqual([
+    expect(at29.problems.filter((p) => p.includes('Channels.create'))).toEqual([
       `dev.voicegateway.app.compat.Channels.create(Ljava/lang/String;)Ljava/lang/Object;: class android.app.NotificationChannel needs API 29 but runs where only SDK_INT >= 26 is proven`,
       `dev.voicegateway.app.compat.Channels.create(Ljava/lang/String;)Ljava/lang/Object;: ${ctor} needs API 29 but runs where only SDK_INT >= 26 is proven`,
       `dev.voicegateway.app.compat.Channels.create(Ljava/lang/String;)Ljava/lang/Object;: method android.app.NotificationChannel.setDescription(Ljava/lang/String;)V needs API 29 but runs where only SDK_INT >= 26 is proven`,
     ]);
+    for (const method of ['orName', 'strict']) expect(at29.problems.filter((p) => p.includes(`Channels.${method}(`)), show(at29)).toHaveLength(2);
   });
 
   it('the helper checks name a class with a LocalServerSocket and a HelperProvider.call without the shell guard', async () => {
