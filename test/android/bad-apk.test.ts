@@ -265,7 +265,7 @@ public class Main extends android.app.Activity {
       .replace(/(android:name="\.service\.BootReceiver"\s+)android:exported="true"/, '$1')
       .replace('<uses-permission android:name="android.permission.CAMERA" />', '<uses-permission android:name="android.permission.CAMERA" />\n<uses-permission android:name="android.permission.READ_CONTACTS" />')
       // HelperProvider exported to anyone: whatever the app declares, the provider without its permission.
-      .replace(/<provider[^>]*HelperProvider[^>]*?\/>/, '')
+      .replace(/<provider[^>]*HelperProvider[^>]*?(\/>|>[\s\S]*?<\/provider>)/, '')
       .replace('</application>', `${PROVIDER_XML} />\n</application>`);
     const bad = path.join(root, 'manifest-bad');
     writeTree(bad, { 'AndroidManifest.xml': manifest });
