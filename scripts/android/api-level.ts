@@ -44,22 +44,20 @@ interface TypeInfo {
   declares(kind: 'method' | 'field', name: string, descriptor: string): boolean;
 }
 
-const dotted = (name: string): string => name.replace(/\//g, '.');
+export const dotted = (name: string): string => name.replace(/\//g, '.');
+
+/** A reference, readable: `method android.app.NotificationChannel.<init>(…)V`, `field …:I`, `class …`. */
+export const describeReference = (ref: DexReference): string =>
+  ref.kind === 'class' ? `class ${dotted(ref.owner)}` : `${ref.kind} ${dotted(ref.owner)}.${ref.name}${ref.kind === 'method' ? ref.descriptor : `:${ref.descriptor}`}`;
 
 /**
- * Every method, field and class that the dex's code refers to must resolve, through superclasses
- * and interfaces as the VM resolves it, either to a class in the dex itself or to the platform's
- * class path (android.jar of API 23). The references made by classes that `exempt` accepts (the
- * version-guarded compat classes) are not checked: they are the only place newer APIs may be used.
- * `allowed` names references (as `ApiViolation.reference` spells them) known to be safe anyway.
+ * Resolves a reference, through superclasses and interfaces as the VM resolves it, to a class in
+ * the dex itself or to the platform's class path: undefined when it resolves, else the problem
+ * (`not in API 23`, `class android.app.NotificationChannel is not in API 23`).
  */
-export function checkApiLevel(
-  classes: readonly DexClass[],
-  platform: ClassPath,
-  options: { api: number; exempt: (className: string) => boolean; allowed?: ReadonlySet<string> },
-): ApiViolation[] {
+export function platformResolver(classes: readonly DexClass[], platform: ClassPath, api: number): (ref: DexReference) => string | undefined {
   const own = new Map(classes.map((c) => [c.name, c]));
-  const notInApi = `not in API ${options.api}`;
+  const notInApi = `not in API ${api}`;
 
   const typeInfo = (name: string): TypeInfo | undefined => {
     const dex = own.get(name);
@@ -79,8 +77,7 @@ export function checkApiLevel(
     };
   };
 
-  /** undefined when resolved; else the problem. */
-  const resolve = (ref: DexReference): string | undefined => {
+  return (ref) => {
     if (ref.owner.startsWith('[')) {
       // Arrays have only Object's members (clone, length is an instruction), and an element type.
       const element = ref.owner.replace(/^\[+/, '');
@@ -106,15 +103,29 @@ export function checkApiLevel(
     }
     return missing ? `class ${dotted(missing)} is ${notInApi}` : notInApi;
   };
+}
 
+/**
+ * Every method, field and class that the dex's code refers to must resolve (see platformResolver)
+ * in the dex itself or in android.jar of API 23 (read with our own class-file reader). The
+ * references made by classes that `exempt` accepts (the compat classes) are not checked here:
+ * they are the only place newer APIs may be used, each behind a Build.VERSION.SDK_INT guard
+ * (sdk-guards.ts checks that). `allowed` names references (as `ApiViolation.reference` spells
+ * them) known to be safe anyway.
+ */
+export function checkApiLevel(
+  classes: readonly DexClass[],
+  platform: ClassPath,
+  options: { api: number; exempt: (className: string) => boolean; allowed?: ReadonlySet<string> },
+): ApiViolation[] {
+  const resolve = platformResolver(classes, platform, options.api);
   const violations: ApiViolation[] = [];
   const reported = new Set<string>();
   for (const cls of classes) {
     if (options.exempt(cls.name)) continue;
     const hierarchy: DexReference[] = [cls.superName, ...cls.interfaces].filter((n): n is string => Boolean(n)).map((owner) => ({ kind: 'class', owner, via: 'extends' }));
     for (const ref of [...hierarchy, ...cls.references]) {
-      const reference =
-        ref.kind === 'class' ? `class ${dotted(ref.owner)}` : `${ref.kind} ${dotted(ref.owner)}.${ref.name}${ref.kind === 'method' ? ref.descriptor : `:${ref.descriptor}`}`;
+      const reference = describeReference(ref);
       const key = `${cls.name} ${reference}`;
       if (reported.has(key) || options.allowed?.has(reference)) continue;
       const problem = resolve(ref);

@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseBadging, parseXmlTree, type Badging, type XmlElement } from './aapt-dump.js';
 import { checkApiLevel, formatViolation, JarClassPath } from './api-level.js';
 import { parseDexdump, type DexClass } from './dexdump.js';
 import { run, runOk } from './exec.js';
 import { findJdk } from './jdk.js';
+import { checkHelperProviderCode, checkHelperProviderManifest, checkNoLocalSockets } from './helper-checks.js';
 import { checkManifest, manifestClasses, type CheckResult, type ManifestExpectations } from './manifest-checks.js';
-import { MIN_SDK, PLATFORM_API } from './paths.js';
+import { ANDROID_DIR, MIN_SDK, PLATFORM_API } from './paths.js';
+import { checkSdkGuards, DEFAULT_GUARD_LEVEL } from './sdk-guards.js';
+import { stubLevelsOf } from './stub-levels.js';
 import { apksignerArgs, type Toolchain } from './toolchain.js';
 import { ZipArchive } from './zip.js';
 
@@ -86,6 +90,20 @@ export function checkPlatformApi(classes: readonly DexClass[], tc: Toolchain): C
   return { name: `every platform reference exists in API ${PLATFORM_API} (outside ${COMPAT_PACKAGE.replace(/\//g, '.')})`, problems: violations.map(formatViolation) };
 }
 
+/**
+ * In the compat classes, every reference that API 23 lacks runs only where Build.VERSION.SDK_INT was
+ * proven at least its level (the stubs' stated level, else 24): sdk-guards.ts.
+ */
+export function checkCompatGuards(classes: readonly DexClass[], tc: Toolchain, stubsDir = path.join(ANDROID_DIR, 'app/stubs')): CheckResult {
+  const problems = checkSdkGuards(classes, new JarClassPath([tc.androidJar]), {
+    api: PLATFORM_API,
+    compat: (name) => name.startsWith(COMPAT_PACKAGE),
+    levelOf: stubLevelsOf(stubsDir),
+    allowed: new Set(LIBRARY_MEMBERS_ABOVE_PLATFORM.keys()),
+  });
+  return { name: `every API above ${PLATFORM_API} in ${COMPAT_PACKAGE.replace(/\//g, '.')} behind a Build.VERSION.SDK_INT guard (>= its level, else ${DEFAULT_GUARD_LEVEL})`, problems };
+}
+
 /** The compile-only stubs are never packaged: the dex defines no class of the platform's packages. */
 export function checkNoPlatformClasses(classes: readonly DexClass[]): CheckResult {
   return {
@@ -115,7 +133,11 @@ export async function checkApk(apk: string, tc: Toolchain, expected: ManifestExp
     ...checkManifest(manifest, badging, expected),
     checkNoInvokeCustom(classes),
     checkPlatformApi(classes, tc),
+    checkCompatGuards(classes, tc),
     checkNoPlatformClasses(classes),
     checkComponentsInDex(classes, manifest, expected.packageName),
+    checkNoLocalSockets(classes),
+    checkHelperProviderManifest(manifest, expected.packageName),
+    checkHelperProviderCode(classes),
   ];
 }

@@ -69,6 +69,15 @@ describe.skipIf(skipAndroid)('the built APK (npm run build:android)', () => {
   it('declares its foreground service type with the permissions that type needs', () => passes('foreground service types and their permissions'));
   it('has no invoke-custom (lambdas) in its dex', () => passes('no invoke-custom (lambdas, method references) in the dex'));
   it('uses nothing above API 23 outside the compat classes', () => passes('every platform reference exists in API 23 (outside dev.voicegateway.app.compat.)'));
+  it('calls APIs above 23 in compat only behind a Build.VERSION.SDK_INT guard of their level (else 24)', () =>
+    passes('every API above 23 in dev.voicegateway.app.compat. behind a Build.VERSION.SDK_INT guard (>= its level, else 24)'));
   it('packages no compile-only stub', () => passes('no stub or platform class packaged'));
+  // The two below fail until the Binder helper channel (HelperProvider, no LocalSockets) is merged.
+  it('uses no LocalServerSocket, LocalSocket or LocalSocketAddress: the helper channel is Binder', () =>
+    passes('no LocalServerSocket, LocalSocket or LocalSocketAddress in the dex (the helper channel is Binder)'));
+  it('declares HelperProvider exported only to INTERACT_ACROSS_USERS_FULL holders, and its call refuses all but the shell first', () => {
+    passes('HelperProvider declared: authority, exported only to INTERACT_ACROSS_USERS_FULL holders');
+    passes('HelperProvider.call rejects every uid but the shell before anything else');
+  });
   it.skipIf(appSourcesMissing)('has every class its manifest names', () => passes('every class the manifest names is in the dex'));
 });

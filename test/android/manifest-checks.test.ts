@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findAll, parseBadging, parseXmlTree, type XmlElement } from '../../scripts/android/aapt-dump.js';
+import { checkHelperProviderManifest } from '../../scripts/android/helper-checks.js';
 import { checkManifest, componentClass, manifestClasses } from '../../scripts/android/manifest-checks.js';
 
 // aapt's dumps of the app's manifest as it was built on 2026-11-22 (the parser's test vectors; the
@@ -102,6 +103,45 @@ describe('manifest checks', () => {
       'package is dev.other, expected dev.voicegateway.app',
       'targetSdkVersion is 33, expected 34',
       'minSdkVersion is 24, expected at least 26',
+    ]);
+  });
+});
+
+describe('HelperProvider in the manifest', () => {
+  const PROVIDER = (attributes: Record<string, string | boolean>, children: XmlElement[] = []): XmlElement => ({
+    name: 'provider',
+    attributes: {
+      'android:name': '.helper.HelperProvider',
+      'android:authorities': 'dev.voicegateway.app.audio-helper',
+      'android:exported': true,
+      'android:permission': 'android.permission.INTERACT_ACROSS_USERS_FULL',
+      ...attributes,
+    },
+    children,
+  });
+  const withProvider = (provider?: XmlElement): string[] => {
+    const { manifest } = load();
+    if (provider) manifest.children.find((c) => c.name === 'application')!.children.push(provider);
+    return checkHelperProviderManifest(manifest, 'dev.voicegateway.app').problems;
+  };
+
+  it('passes the provider as the design declares it: exported, only to INTERACT_ACROSS_USERS_FULL holders', () => {
+    expect(withProvider(PROVIDER({}))).toEqual([]);
+  });
+
+  it('fails a missing provider, one exported without the permission, and one loosened by a read permission or URI grants', () => {
+    expect(withProvider()).toEqual(['no <provider> dev.voicegateway.app.helper.HelperProvider in the manifest']);
+    const bare = PROVIDER({});
+    delete bare.attributes['android:permission'];
+    expect(withProvider(bare)).toEqual(['provider .helper.HelperProvider must be protected by android:permission="android.permission.INTERACT_ACROSS_USERS_FULL" (got null)']);
+    expect(withProvider(PROVIDER({ 'android:exported': false, 'android:authorities': 'dev.voicegateway.app.helper' }))).toEqual([
+      'provider .helper.HelperProvider has authorities "dev.voicegateway.app.helper", expected dev.voicegateway.app.audio-helper',
+      'provider .helper.HelperProvider must be exported: the shell calls it from outside the app',
+    ]);
+    expect(withProvider(PROVIDER({ 'android:readPermission': 'android.permission.INTERNET', 'android:grantUriPermissions': true }, [{ name: 'path-permission', attributes: {}, children: [] }]))).toEqual([
+      'provider .helper.HelperProvider sets android:readPermission, which would replace its permission',
+      'provider .helper.HelperProvider sets android:grantUriPermissions, which would let a URI grant bypass its permission',
+      'provider .helper.HelperProvider has a <path-permission>, which would loosen or widen it',
     ]);
   });
 });
