@@ -1,10 +1,10 @@
 // AOSP's own ADB pairing server (packages/modules/adb/pairing_connection/pairing_server.cpp, from
 // Debian's android-platform-tools source) behind a small command line, the peer the app's pairing
-// client is tested against (test/android/adb-pairing.test.ts).
+// client is tested against (test/android/adb-peers.test.ts).
 // usage: adb_pairing_server PORT PASSWORD  (PORT 0: any free port)
-// prints "listening PORT"; then "paired type=T data=<peer info>" (the client's public key, as adbd
-// would store it) or "pairing failed" after a client's failed attempt (the server itself would keep
-// listening: this one exits, so a test sees every outcome).
+// prints "listening PORT", then "paired type=T data=<peer info>" when a client paired (type 0: the
+// client's public key, as adbd would store it in adb_keys). After a wrong code AOSP's server logs a
+// decrypt failure and keeps listening for another attempt: a test stops it itself.
 #include <adb/pairing/pairing_server.h>
 #include <condition_variable>
 #include <cstdio>
