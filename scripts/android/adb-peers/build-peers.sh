@@ -65,7 +65,7 @@ objects() {
   local s o
   for s in "$@"; do
     o=$dir/$(echo "${s#"$A"/}" | tr / _).o
-    [ "$o" -nt "$s" ] || nice g++ -std=gnu++2a -O1 -fPIC -Wno-narrowing $DEFS $INC -c "$s" -o "$o" >&2
+    [ "$o" -nt "$s" ] || nice g++ -std=gnu++2a -O1 -fPIC -w $DEFS $INC -c "$s" -o "$o" >&2
     echo "$o"
   done
 }
