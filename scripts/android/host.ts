@@ -58,21 +58,22 @@ export interface HostBuild {
 
 /** Compiles what changed; `javac` is the JDK's (jdk.ts), the jars come from the toolchain. */
 export function compileHost(tc: Toolchain, javac = 'javac'): HostBuild {
-  const jars = { androidJar: tc.androidJar, json: tc.jars.json, junit: tc.jars.junit, hamcrest: tc.jars.hamcrest };
+  const jars = { androidJar: tc.androidJar, json: tc.jars.json, junit: tc.jars.junit, hamcrest: tc.jars.hamcrest, bc: tc.jars.bouncyCastle };
   mkdirSync(OUT, { recursive: true });
   const core = path.join(OUT, 'core');
   const jvm = path.join(OUT, 'jvm');
   const tests = path.join(OUT, 'tests');
   // The very flags of the APK's build: Java 8 source and target, API 23 as the whole platform.
   compile(javac, 'core', javaFiles(path.join(ANDROID_DIR, 'core/src')), core, ['-source', '8', '-target', '8', '-Xlint:-options', '-bootclasspath', jars.androidJar]);
-  compile(javac, 'jvm', javaFiles(path.join(ANDROID_DIR, 'jvm/src')), jvm, ['--release', '8', '-Xlint:-options', '-cp', [core, jars.json].join(':')]);
-  compile(javac, 'tests', [...javaFiles(path.join(ANDROID_DIR, 'core/test')), ...javaFiles(path.join(ANDROID_DIR, 'jvm/test'))], tests, ['--release', '8', '-Xlint:-options', '-cp', [core, jvm, jars.json, jars.junit, jars.hamcrest].join(':')]);
+  // BouncyCastle's TLS serves the host runner only (the TLS exporter ADB pairing needs); the APK never has it.
+  compile(javac, 'jvm', javaFiles(path.join(ANDROID_DIR, 'jvm/src')), jvm, ['--release', '8', '-Xlint:-options', '-cp', [core, jars.json, ...jars.bc].join(':')]);
+  compile(javac, 'tests', [...javaFiles(path.join(ANDROID_DIR, 'core/test')), ...javaFiles(path.join(ANDROID_DIR, 'jvm/test'))], tests, ['--release', '8', '-Xlint:-options', '-cp', [core, jvm, jars.json, ...jars.bc, jars.junit, jars.hamcrest].join(':')]);
   return {
     core,
     jvm,
     tests,
-    runtime: [core, jvm, jars.json],
-    testRuntime: [core, jvm, tests, jars.json, jars.junit, jars.hamcrest],
+    runtime: [core, jvm, jars.json, ...jars.bc],
+    testRuntime: [core, jvm, tests, jars.json, ...jars.bc, jars.junit, jars.hamcrest],
   };
 }
 

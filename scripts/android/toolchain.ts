@@ -20,6 +20,9 @@ export const TOOLCHAIN_SOURCES: ReadonlyArray<{ suite: string; packages: readonl
       'libprotobuf-lite32', 'zipalign', 'libzopfli1', 'apksigner', 'libapksig-java', 'dexdump', 'android-libart',
       'android-libnativeloader', 'android-libnativebridge', 'junit4', 'libhamcrest-java', 'libandroid-json-java',
       'libzxing-core-java',
+      // BouncyCastle's TLS (bctls with bcprov and bcutil), for the host JVM only, never in the APK: the
+      // JDK's TLS exports no keying material, and ADB pairing's password needs it (core/adb).
+      'libbcprov-java', 'libbctls-java', 'libbcutil-java',
     ],
   },
   // dx (the dexer) and android.jar exist only in bullseye; API 23 is the newest android.jar packaged.
@@ -43,7 +46,7 @@ export interface Toolchain {
   androidJar: string;
   /** framework-res.apk that aapt links the manifest and resources against. */
   frameworkRes: string;
-  jars: { zxingCore: string; junit: string; hamcrest: string; json: string };
+  jars: { zxingCore: string; junit: string; hamcrest: string; json: string; bouncyCastle: string[] };
   /** process.env plus LD_LIBRARY_PATH for aapt, zipalign and dexdump. */
   env: NodeJS.ProcessEnv;
 }
@@ -80,6 +83,7 @@ function locate(dir: string): Toolchain {
       junit: real(path.join(java, 'junit4.jar')),
       hamcrest: real(path.join(java, 'hamcrest.jar')),
       json: real(path.join(java, 'com.android.json.jar')),
+      bouncyCastle: ['bcprov.jar', 'bctls.jar', 'bcutil.jar'].map((jar) => real(path.join(java, jar))),
     },
     env: { ...process.env, LD_LIBRARY_PATH: libraryPath },
   };

@@ -106,6 +106,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (AdbCommands.handles(args)) {
+            System.exit(AdbCommands.run(args, System.out, System.err));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(args, System.getenv());
