@@ -2,15 +2,21 @@
 # The real ADB peers the pairing and transport tests run against, built from Debian's own packages
 # into android/.adb-peers/ (gitignored; nothing is installed into the system):
 #   bin/adb_pairing_server  AOSP's pairing server (pairing_connection/pairing_server.cpp) + our main
-#   bin/adbd-tls            Debian's adbd with adbd-env-switches.patch: ADBD_TLS=1 sends STLS and speaks
+#   bin/adbd-tls            Debian's adbd with the shared recipe's adbd-probe-env.patch: ADBD_TLS=1 sends STLS and speaks
 #                           TLS 1.3 as Wireless debugging does, ADBD_AUTH=1 checks keys, ADBD_KEYS=file
 #   run                     runs either with trixie's own loader and libraries (they need glibc 2.38)
 # About 30 MB of downloads from Debian trixie (binaries, -dev headers, the android-platform-tools
 # source) and about 1.5 minutes of g++ on two cores. Cached: each step is skipped when its output is
 # there, each object file when newer than its source. Needs apt-get, dpkg, g++ (any Debian 12+).
-# Recipe learnt from /work/shared/android/adb-peers/ (fetch.sh, build_*.sh).
+# Recipe learnt from shared/android/adb-peers/ (fetch.sh, build_*.sh), whose adbd patch and header shim
+# are used from there as they are (shared/ lies beside the repository, here and in CI), not copied in.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+RECIPE=${VG_ADB_RECIPE_DIR:-$(cd "$HERE/../../../.." && pwd)/shared/android/adb-peers}
+if [ ! -f "$RECIPE/adbd-probe-env.patch" ] || [ ! -d "$RECIPE/shim" ]; then
+  echo "build-peers: the shared ADB recipe is not at $RECIPE (adbd-probe-env.patch, shim/); set VG_ADB_RECIPE_DIR" >&2
+  exit 1
+fi
 A=${ADB_PEERS_DIR:-$(cd "$HERE/../../.." && pwd)/android/.adb-peers}
 mkdir -p "$A/bin"
 if [ -x "$A/bin/adb_pairing_server" ] && [ -x "$A/bin/adbd-tls" ] && [ -x "$A/bin/run" ]; then exit 0; fi
@@ -38,7 +44,7 @@ EOS
   cd "$A/src" && apt-get "${O[@]}" source --download-only adb >/dev/null
   mkdir -p x && tar -xf android-platform-tools_*.orig.tar.xz -C x && tar -xf android-platform-tools_*.debian.tar.xz -C x
   cd x && for p in $(grep -v '^#' debian/patches/series); do patch -p1 -s --forward < "debian/patches/$p" >/dev/null || true; done
-  patch -p1 -s --forward < "$HERE/adbd-env-switches.patch"
+  patch -p1 -s --forward < "$RECIPE/adbd-probe-env.patch"
   rm -f "$A"/debs/*.deb "$A"/apt/cache/archives/*.deb
   touch "$A/src/.patched"
 fi
@@ -50,7 +56,7 @@ S=$A/src/x; M=$S/packages/modules/adb; G=$A/build/gen; mkdir -p "$G"
 for p in adb_known_hosts app_processes key_type pairing; do
   [ -f "$G/$p.pb.cc" ] || "$LD" --library-path "$LP" "$A/devroot/usr/bin/protoc" -I "$M/proto" --cpp_out="$G" "$M/proto/$p.proto"
 done
-INC="-I$HERE/shim -I$M -I$M/crypto/include -I$M/pairing_auth/include -I$M/pairing_connection/include -I$M/tls/include -I$M/proto -I$G
+INC="-I$RECIPE/shim -I$M -I$M/crypto/include -I$M/pairing_auth/include -I$M/pairing_connection/include -I$M/tls/include -I$M/proto -I$G
  -I$S/frameworks/native/libs/adbd_auth/include -I$M/libs/libadbd_fs/include -I$M/libs/adbconnection/include
  -I$S/system/core/diagnose_usb/include -I$S/system/core/include -I$S/system/core/libasyncio/include
  -I$S/system/core/libcrypto_utils/include -I$S/system/core/libcutils/include -I$S/system/libbase/include
