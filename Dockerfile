@@ -6,7 +6,7 @@
 # The APK is signed with your own keystore when you pass it as build secrets (keep it: Android
 # installs an update only over an app signed with the same key):
 #   docker build --secret id=android_keystore,src=my.p12 \
-#     --secret id=android_keystore_password,src=my.p12.password [--build-arg ANDROID_KEY_ALIAS=…] -t voice-gateway .
+#     --secret id=android_keystore_password,src=my.p12.password --build-arg ANDROID_KEY_ALIAS=<alias> -t voice-gateway .
 # Without them a key is made for this build only, and the build says so loudly. See README.md.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -16,6 +16,10 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 # `npm install`, not `npm ci` (see .ci/run); the lock file still pins every version.
 RUN npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+
+# ---- The production dependencies: the same tree, without the development ones ----
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund --loglevel=error
 
 # ---- The web console ----
 FROM deps AS console
@@ -36,15 +40,24 @@ COPY package.json tsconfig.json ./
 COPY scripts/android ./scripts/android
 RUN npx tsx scripts/android/cli.ts toolchain
 COPY android ./android
-ARG ANDROID_KEY_ALIAS=
 # The keystore and its password arrive as secret mounts: they never enter a layer or the history.
+# A secret is not part of the build cache's key, but this argument is: it is required with your
+# keystore, so an APK signed with a build-time key is never taken from the cache for a build that
+# names your keystore (or the other way round). Change it, or use --no-cache, when you change keystores.
+ARG ANDROID_KEY_ALIAS=
 RUN --mount=type=secret,id=android_keystore --mount=type=secret,id=android_keystore_password \
     set -e; \
+    if [ -s /run/secrets/android_keystore ] && [ -z "$ANDROID_KEY_ALIAS" ]; then \
+      echo 'android: with the android_keystore secret, also pass --build-arg ANDROID_KEY_ALIAS=<the key alias in your keystore>' >&2; exit 1; \
+    fi; \
+    if [ -n "$ANDROID_KEY_ALIAS" ] && [ ! -s /run/secrets/android_keystore ]; then \
+      echo 'android: ANDROID_KEY_ALIAS is set but no keystore came with --secret id=android_keystore,src=<your keystore>' >&2; exit 1; \
+    fi; \
     if [ -s /run/secrets/android_keystore ]; then \
       export VG_ANDROID_KEYSTORE=/run/secrets/android_keystore; \
       VG_ANDROID_KEYSTORE_PASSWORD="$(cat /run/secrets/android_keystore_password 2>/dev/null || true)"; \
       export VG_ANDROID_KEYSTORE_PASSWORD; \
-      if [ -n "$ANDROID_KEY_ALIAS" ]; then export VG_ANDROID_KEY_ALIAS="$ANDROID_KEY_ALIAS"; fi; \
+      export VG_ANDROID_KEY_ALIAS="$ANDROID_KEY_ALIAS"; \
       echo 'android: signing with your keystore (secret android_keystore)' > android-signing.txt; \
     else \
       echo 'android: signed with a key made for THIS BUILD ONLY: a later build signs with another key, and Android will not install it over this app (uninstall first, losing its pairing). Pass your own keystore with --secret id=android_keystore,... (README.md).' > android-signing.txt; \
@@ -60,11 +73,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/data
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
- && npm cache clean --force \
- && mkdir -p /data && chown node:node /data
-COPY tsconfig.json ./
+RUN mkdir -p /data && chown node:node /data
+COPY package.json package-lock.json tsconfig.json ./
+COPY --from=prod-deps /src/node_modules ./node_modules
 COPY bin ./bin
 COPY src ./src
 COPY --from=console /src/console/dist ./console/dist
