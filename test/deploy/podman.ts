@@ -16,7 +16,8 @@ export const IMAGE = 'localhost/voice-gateway:latest';
  */
 export function podmanMissing(): string | undefined {
   if (process.env.VG_DEPLOY_TESTS === '0') return 'VG_DEPLOY_TESTS=0 (.ci/run runs them in a step of their own)';
-  if (spawnSync('podman', ['--version']).status !== 0) return 'podman is not installed (apt-get install podman buildah runc mmdebstrap podman-compose, as .ci/run does)';
+  const absent = ['podman', 'runc', 'mmdebstrap', 'podman-compose'].filter((tool) => spawnSync(tool, ['--version']).status !== 0);
+  if (absent.length) return `${absent.join(', ')} not installed (apt-get install podman buildah runc mmdebstrap podman-compose, as .ci/run does)`;
   if (process.getuid?.() !== 0) return 'they need root (podman with runc and cgroupfs, as on the CI machines)';
   return undefined;
 }
