@@ -45,7 +45,7 @@ describe.skipIf(missing !== undefined)('deploy', () => {
       port = await freePort();
       base = `http://127.0.0.1:${port}`;
       cleanup.push(() => sh('podman', ['volume', 'rm', '-f', volume], { env }));
-      cleanup.push(() => sh('podman', ['rm', '-f', name, `${name}2`], { env }));
+      cleanup.push(() => sh('podman', ['rm', '-f', '-v', name, `${name}2`], { env }));
       await podman('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:8080`, '-v', `${volume}:/data`, '-e', `HTTP_GATEWAY_API_KEY=${API_KEY}`, IMAGE);
       await waitFor200(`${base}/health/ready`);
     }, 120_000);
@@ -173,7 +173,7 @@ describe.skipIf(missing !== undefined)('deploy', () => {
       } finally {
         rmSync(ctx, { recursive: true, force: true });
       }
-      cleanup.push(() => sh('podman', ['rm', '-f', name], { env }));
+      cleanup.push(() => sh('podman', ['rm', '-f', '-v', name], { env }));
     }, 300_000);
 
     it('passes systemd-analyze verify inside the image', async () => {
