@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findJdk } from '../../scripts/android/jdk.js';
 import { apksignerArgs, ensureToolchain } from '../../scripts/android/toolchain.js';
-import { API_KEY, IMAGE, ROOT, api, containersConf, freePort, must, pairAndCall, podmanMissing, sh, waitFor200 } from './podman.js';
+import { API_KEY, IMAGE, ROOT, api, containersConf, freePort, must, pairAndCall, podmanMissing, sh, sweepDeadRuns, waitFor200 } from './podman.js';
 
 /**
  * The three ways README offers besides `npm start`, run for real with podman: the image built from
@@ -26,6 +26,7 @@ const cleanup: Array<() => Promise<unknown>> = [];
 describe.skipIf(missing !== undefined)('deploy', () => {
   beforeAll(async () => {
     env.CONTAINERS_CONF = containersConf();
+    await sweepDeadRuns(env);
     await must(path.join(ROOT, 'scripts/deploy/stand-in.sh'), [], { env });
     // The repository's own Dockerfile, unmodified; --format docker keeps HEALTHCHECK and STOPSIGNAL.
     await podman('build', '-q', '--pull=never', '--format', 'docker', '-t', IMAGE, ROOT);

@@ -175,3 +175,30 @@ export async function pairAndCall(base: string): Promise<string> {
     }
   }
 }
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Removes what an earlier run left when it was killed before its cleanup (a CI timeout): containers,
+ * volumes and networks named vgci<pid>… whose process is gone. A run still going keeps its own.
+ */
+export async function sweepDeadRuns(env: NodeJS.ProcessEnv): Promise<void> {
+  const dead = (name: string): boolean => {
+    const pid = /^vgci(\d+)/.exec(name)?.[1];
+    return pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid));
+  };
+  const list = async (args: string[]): Promise<string[]> => (await sh('podman', args, { env })).stdout.split('\n').filter(dead);
+  const containers = await list(['ps', '-a', '--format', '{{.Names}}']);
+  if (containers.length) await sh('podman', ['rm', '-f', '-v', ...containers], { env });
+  const volumes = await list(['volume', 'ls', '--format', '{{.Name}}']);
+  if (volumes.length) await sh('podman', ['volume', 'rm', '-f', ...volumes], { env });
+  const networks = await list(['network', 'ls', '--format', '{{.Name}}']);
+  if (networks.length) await sh('podman', ['network', 'rm', '-f', ...networks], { env });
+}
