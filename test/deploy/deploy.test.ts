@@ -26,6 +26,7 @@ const cleanup: Array<() => Promise<unknown>> = [];
 describe.skipIf(missing !== undefined)('deploy', () => {
   beforeAll(async () => {
     env.CONTAINERS_CONF = containersConf();
+    cleanup.unshift(async () => rmSync(path.dirname(env.CONTAINERS_CONF!), { recursive: true, force: true }));
     await sweepDeadRuns(env);
     await must(path.join(ROOT, 'scripts/deploy/stand-in.sh'), [], { env });
     // The repository's own Dockerfile, unmodified; --format docker keeps HEALTHCHECK and STOPSIGNAL.
