@@ -25,6 +25,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'getCallAgent',
       tags: ['Assistant'],
       summary: 'The assistant on this call: status, transcript and the message it took',
       request: { params: CallIdParam },
@@ -37,6 +38,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'startCallAgent',
       tags: ['Assistant'],
       summary: 'Hand the call to the assistant; a ringing incoming call is answered first',
       request: { params: CallIdParam },
@@ -52,6 +54,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'delete',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'stopCallAgent',
       tags: ['Assistant'],
       summary: 'Take the call back from the assistant; the call goes on',
       request: { params: CallIdParam },
@@ -64,6 +67,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/agent',
+      operationId: 'getAgentSettings',
       tags: ['Assistant'],
       summary: 'The assistant settings',
       responses: { 200: jsonContent(AssistantSettingsResponse, 'The assistant settings'), ...errorResponses(401) },
@@ -75,6 +79,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'put',
       path: '/v1/agent',
+      operationId: 'updateAgentSettings',
       tags: ['Assistant'],
       summary: 'Change assistant settings; only sent fields change',
       request: { body: jsonBody(AssistantSettingsUpdate) },
@@ -91,6 +96,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/agent/messages',
+      operationId: 'listAgentMessages',
       tags: ['Assistant'],
       summary: 'Messages the assistant took, newest first',
       request: { query: AssistantMessagesQuery },
@@ -103,6 +109,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'patch',
       path: '/v1/agent/messages/{callId}',
+      operationId: 'markAgentMessage',
       tags: ['Assistant'],
       summary: 'Mark the message of a call read or unread (the inbox is shared by everyone on the console)',
       request: { params: CallIdParam, body: jsonBody(AssistantMessageUpdate) },

@@ -14,6 +14,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'post',
       path: '/v1/calls',
+      operationId: 'createCall',
       tags: ['Calls'],
       summary: 'Place a call; 202 once the phone has received the dial command',
       request: { body: jsonBody(PlaceCall) },
@@ -29,6 +30,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls',
+      operationId: 'listCalls',
       tags: ['Calls'],
       summary: 'The call log, newest first',
       request: { query: CallListQuery },
@@ -41,6 +43,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}',
+      operationId: 'getCall',
       tags: ['Calls'],
       summary: 'One call',
       request: { params: CallIdParam },
@@ -56,6 +59,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/events',
+      operationId: 'listCallEvents',
       tags: ['Calls'],
       summary: 'The call\'s timeline, oldest first',
       request: { params: CallIdParam },
@@ -68,6 +72,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/transcript',
+      operationId: 'getCallTranscript',
       tags: ['Calls'],
       summary: 'What was said while the assistant was on the call (empty otherwise)',
       request: { params: CallIdParam },
