@@ -91,7 +91,7 @@ export function createHttpApp(services: HttpServices): GatewayApp {
       title: 'Voice Gateway API',
       version: '0.1.0',
       description: 'Place, answer and control calls on your own phone line; stream their audio to your agents.',
-      license: { name: 'MIT' },
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
     },
     // Relative: the document describes the gateway that serves it, whatever its address.
     servers: [{ url: '/', description: 'This gateway' }],

@@ -11,6 +11,7 @@ import {
   AssistantSettingsResponse,
   AssistantSettingsUpdate,
 } from '../schemas/assistant.js';
+import { TakeCall } from '../schemas/assistant-task.js';
 import { CallIdParam } from '../schemas/calls.js';
 import type { HttpServices } from '../services.js';
 
@@ -40,14 +41,17 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
       path: '/v1/calls/{callId}/agent',
       operationId: 'startCallAgent',
       tags: ['Assistant'],
-      summary: 'Hand the call to the assistant; a ringing incoming call is answered first',
-      request: { params: CallIdParam },
+      summary: 'Hand the call to the assistant, optionally with a task; a ringing incoming call is answered first',
+      request: {
+        params: CallIdParam,
+        body: { required: false, content: { 'application/json': { schema: TakeCall } }, description: 'optional: `assistant` gives it a task instead of taking a message' },
+      },
       responses: {
         202: jsonContent(AssistantCallInfo, 'The assistant has the call'),
-        ...errorResponses(400, 401, 404, 409, 504),
+        ...errorResponses(400, 401, 404, 409, 413, 504),
       },
     }),
-    async (c) => c.json(await assistant.take(c.req.valid('param').callId), 202),
+    async (c) => c.json(await assistant.take(c.req.valid('param').callId, c.req.valid('json').assistant), 202),
   );
 
   app.openapi(

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { mediaPath, type Call } from '../../calls/index.js';
 import { PCM_FORMAT } from '../../audio/constants.js';
+import { invalidInput } from '../../errors.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { CallEvent, CallIdParam, CallList, CallListQuery, CallWithMedia, PlaceCall, PlacedCall, TranscriptLine } from '../schemas/calls.js';
@@ -21,7 +22,12 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       responses: { 202: jsonContent(PlacedCall, 'The phone took the dial command; the outcome arrives as events'), ...errorResponses(400, 401, 404, 409, 413, 504) },
     }),
     async (c) => {
-      const { call, command } = await calls.place(c.req.valid('json'));
+      const { assistant: task, ...input } = c.req.valid('json');
+      // Checked before dialling: a task the assistant cannot carry out must not ring anyone.
+      if (task && input.stream) throw invalidInput('body.assistant', 'a call has either an assistant with a task or a stream, not both', 'custom');
+      if (task) services.assistant.assertCanTakeTask();
+      const { call, command } = await calls.place(input);
+      if (task) await services.assistant.take(call.id, task);
       return c.json({ call, command, media: media(call) }, 202);
     },
   );
