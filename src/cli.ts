@@ -3,8 +3,9 @@ import { CLI_USAGE, cliVersion, parseCli } from './commands/dispatch.js';
 
 /**
  * `voice-gateway [start] [--demo]` runs the gateway; `voice-gateway phone …` runs a phone simulator;
- * `voice-gateway reset-password <email>` makes a one-time link to set a console password. Anything
- * else is refused with the list of commands (exit 2); see ./commands/dispatch.ts.
+ * `voice-gateway reset-password <email>` makes a one-time link to set a console password;
+ * `voice-gateway mcp` runs an MCP server on stdio for AI assistants. Anything else is refused with
+ * the list of commands (exit 2); see ./commands/dispatch.ts.
  */
 const action = parseCli(process.argv.slice(2));
 switch (action.kind) {
@@ -24,6 +25,12 @@ switch (action.kind) {
       process.stderr.write(`voice-gateway phone: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     });
+    break;
+  }
+  case 'mcp': {
+    const { runMcpCommand } = await import('./mcp/stdio.js');
+    const code = await runMcpCommand(action.args, process.env);
+    if (code !== undefined) process.exit(code);
     break;
   }
   case 'reset-password': {

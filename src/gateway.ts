@@ -23,7 +23,7 @@ import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
 import { ApiKeysRepo, CallsRepo, DevicesRepo, DEFAULT_DATABASE_TIMEOUT_MS, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
 import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
-import { AssistantMessagesRepo } from './store/index.js';
+import { AssistantMessagesRepo, AssistantTasksRepo } from './store/index.js';
 import { WebhookDispatcher } from './webhooks/index.js';
 
 export interface Gateway {
@@ -170,6 +170,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     media,
     settings,
     messages: new AssistantMessagesRepo(store.db),
+    tasks: new AssistantTasksRepo(store.db),
     log,
     realtimeUrl: config.assistantRealtimeUrl,
     outbound,
@@ -180,7 +181,9 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   calls.setWebhookExtras(async (callId, ended) => {
     const message = await assistant.message(callId);
     const transcript = ended ? await calls.transcript(callId) : [];
-    return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}) };
+    // The event that ends a call with a task carries its outcome (or the clear "no outcome").
+    const task = ended ? await assistant.task(callId, true) : undefined;
+    return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}), ...task };
   });
   const stopIncoming = routeIncomingCalls({
     calls,

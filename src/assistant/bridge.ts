@@ -10,12 +10,14 @@ import {
   END_CALL_TOOL,
   REALTIME_SAMPLE_RATE,
   RECORD_MESSAGE_TOOL,
+  REPORT_OUTCOME_TOOL,
   RealtimeClient,
   RealtimeError,
   URGENCIES,
   buildSessionUpdate,
   type RealtimeAudioChunk,
   type RealtimeClose,
+  type CallTask,
   type RealtimeFunctionCall,
   type ResumedConversation,
   type Urgency,
@@ -28,6 +30,18 @@ export interface RecordedMessage {
   reason: string;
   callbackNumber: string | undefined;
   urgency: Urgency;
+}
+
+/** What the model handed to report_outcome, cleaned up. */
+export interface ReportedOutcome {
+  achieved: boolean;
+  summary: string;
+  facts: string[];
+}
+
+/** A task for the call, with the voice it may ask for. */
+export interface BridgeTask extends CallTask {
+  voice?: string | undefined;
 }
 
 export interface BridgeOptions {
@@ -51,6 +65,9 @@ export interface BridgeOptions {
   status(status: AssistantStatus, error?: string): void;
   transcript(role: 'caller' | 'agent', text: string): void;
   message(message: RecordedMessage): Promise<void>;
+  /** The call has a task: the assistant works on it and reports through `outcome` instead of taking a message. */
+  task?: BridgeTask | undefined;
+  outcome(outcome: ReportedOutcome): Promise<void>;
   /** The assistant is done with the call (end_call, or a failure while the caller was on the line). */
   hangup(reason: string): void;
 }
@@ -80,6 +97,14 @@ export function cleanMessage(args: unknown): RecordedMessage {
     callbackNumber: callback || undefined,
     urgency,
   };
+}
+
+const MAX_FACTS = 50;
+
+export function cleanOutcome(args: unknown): ReportedOutcome {
+  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  const facts = Array.isArray(a.facts) ? a.facts.map((f) => text(f, 500)).filter(Boolean).slice(0, MAX_FACTS) : [];
+  return { achieved: a.achieved === true, summary: text(a.summary, 2000), facts };
 }
 
 /**
@@ -150,7 +175,8 @@ export class AssistantBridge {
         sessionUpdate: buildSessionUpdate({
           ownerName: this.o.agent.ownerName,
           about: this.o.agent.about,
-          voice: this.o.agent.voice,
+          voice: this.o.task?.voice ?? this.o.agent.voice,
+          ...(this.o.task ? { task: { instructions: this.o.task.instructions, hangUpWhenDone: this.o.task.hangUpWhenDone } } : {}),
           ...(this.o.resumed ? { resumed: this.o.resumed } : {}),
         }),
         signal: this.abort.signal,
@@ -296,7 +322,19 @@ export class AssistantBridge {
       if (this.life.phase === 'stopped') return;
       client.sendFunctionOutput(call.callId, output);
       client.createResponse();
-    } else if (call.name === END_CALL_TOOL) {
+    } else if (call.name === REPORT_OUTCOME_TOOL && this.o.task) {
+      let output: Record<string, unknown>;
+      try {
+        await this.o.outcome(cleanOutcome(call.arguments));
+        output = { ok: true, saved: true };
+      } catch (err) {
+        this.o.log.error({ ...this.logCtx, err }, 'could not store the outcome of the task');
+        output = { ok: false, error: 'The outcome could not be saved.' };
+      }
+      if (this.life.phase === 'stopped') return;
+      client.sendFunctionOutput(call.callId, output);
+      client.createResponse();
+    } else if (call.name === END_CALL_TOOL && (!this.o.task || this.o.task.hangUpWhenDone)) {
       client.sendFunctionOutput(call.callId, { ok: true });
       this.finish('the assistant ended the call');
     } else {

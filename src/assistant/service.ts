@@ -6,17 +6,19 @@ import type { Logger } from '../log.js';
 import type { CallAudio, MediaRouter } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
-import type { AssistantMessagesRepo } from '../store/index.js';
+import type { AssistantMessagesRepo, AssistantTasksRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
-import { AssistantBridge, type RecordedMessage } from './bridge.js';
+import { AssistantBridge, type BridgeTask, type RecordedMessage, type ReportedOutcome } from './bridge.js';
 import type { ResumedConversation } from './realtime/index.js';
-import { presentMessage, type AssistantCallInfo, type AssistantMessage, type AssistantStatus } from './model.js';
+import { presentMessage, presentTask, type AssistantCallInfo, type AssistantMessage, type AssistantStatus, type AssistantTask, type TaskOutcome } from './model.js';
 
 export interface AssistantServiceOptions {
   calls: CallService;
   media: MediaRouter;
   settings: SettingsService;
   messages: AssistantMessagesRepo;
+  /** The tasks of calls placed with one, and their outcomes. */
+  tasks: AssistantTasksRepo;
   log: Logger;
   /** The Realtime endpoint (config.assistantRealtimeUrl). */
   realtimeUrl: string;
@@ -34,6 +36,8 @@ interface AssistantState {
   status: AssistantStatus;
   error?: string | undefined;
   bridge?: AssistantBridge | undefined;
+  /** The call's task, if it was given one. */
+  task?: BridgeTask | undefined;
   /** The writes of `assistant_at`, one after another (on PostgreSQL two writes in flight may land in either order). */
   heldWrites?: Promise<void>;
 }
@@ -93,13 +97,21 @@ export class AssistantService implements IncomingAssistant {
     return row ? presentMessage(row) : undefined;
   }
 
+  /** The task of a call and how it went (webhook bodies carry it); undefined for a call without a task. */
+  async task(callId: string, callEnded?: boolean): Promise<{ task: AssistantTask; outcome?: TaskOutcome } | undefined> {
+    const row = await this.o.tasks.byCall(callId);
+    if (!row) return undefined;
+    return presentTask(row, callEnded ?? isFinal((await this.o.calls.get(callId)).state));
+  }
+
   async info(callId: string): Promise<AssistantCallInfo> {
     const transcript = await this.o.calls.transcript(callId);
     const row = await this.o.messages.byCall(callId);
     const message = row ? presentMessage(row) : undefined;
+    const task = await this.task(callId);
     const state = this.states.get(callId);
     // After a restart no model socket survives: a call the assistant held, or with a transcript or a message, was the assistant's.
-    const requested = state !== undefined || transcript.length > 0 || message !== undefined || (await this.o.calls.assistantHeld(callId));
+    const requested = state !== undefined || transcript.length > 0 || message !== undefined || task !== undefined || (await this.o.calls.assistantHeld(callId));
     const status: AssistantStatus = state?.status ?? (requested ? 'ended' : 'off');
     return {
       requested,
@@ -107,7 +119,16 @@ export class AssistantService implements IncomingAssistant {
       ...(state?.error ? { error: state.error } : {}),
       transcript,
       ...(message ? { message } : {}),
+      ...task,
     };
+  }
+
+  /**
+   * Refuses a task the assistant could not carry out, before a call is placed for it: without a
+   * model key the call would ring someone for nothing.
+   */
+  assertCanTakeTask(): void {
+    if (!this.o.settings.assistantApiKey()) throw new GatewayError('DEVICE_OFFLINE', 'The assistant has no model API key yet: add one in Settings, under Assistant model');
   }
 
   /**
@@ -115,15 +136,31 @@ export class AssistantService implements IncomingAssistant {
    * its session (so a refused key leaves it ringing for a person); an outgoing call not yet picked
    * up waits; an active call is bridged at once.
    */
-  async take(callId: string): Promise<AssistantCallInfo> {
+  async take(callId: string, task?: AssistantTask): Promise<AssistantCallInfo> {
     const apiKey = this.o.settings.assistantApiKey();
     if (!apiKey) throw new GatewayError('DEVICE_OFFLINE', 'The assistant has no model API key yet: add one in Settings, under Assistant model');
     let call = await this.o.calls.get(callId);
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
     const existing = this.states.get(callId);
-    if (existing && ACTIVE.has(existing.status)) return this.info(callId);
+    if (existing && ACTIVE.has(existing.status)) {
+      // The session's instructions are set when it opens: a new task cannot reach one already running.
+      if (task) throw new GatewayError('INVALID_STATE', 'The assistant is already on this call: take it back (DELETE /v1/calls/{callId}/agent) before giving it a task');
+      return this.info(callId);
+    }
+    if (task) {
+      await this.o.tasks.give({
+        call_id: callId,
+        instructions: task.instructions,
+        voice: task.voice ?? null,
+        hang_up_when_done: task.hangUpWhenDone ? 1 : 0,
+        given_at: new Date().toISOString(),
+      });
+      // Read again: the call may have been answered during the write, and its audio started with no assistant here yet.
+      call = await this.o.calls.get(callId);
+      if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
+    }
 
-    const state: AssistantState = { status: 'waiting' };
+    const state: AssistantState = { status: 'waiting', ...(task ? { task } : {}) };
     const bridge = this.newBridge(call, apiKey, state);
     state.bridge = bridge;
     this.states.set(callId, state);
@@ -195,6 +232,8 @@ export class AssistantService implements IncomingAssistant {
       outbound: this.o.outbound,
       model: this.o.settings.assistantModel(),
       agent: this.o.settings.agent(),
+      task: state.task,
+      outcome: (o) => this.report(call, o),
       log,
       responseTimeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
       ...(this.o.ping ? { ping: this.o.ping } : {}),
@@ -219,6 +258,11 @@ export class AssistantService implements IncomingAssistant {
       },
     });
     return bridge;
+  }
+
+  private async report(call: Call, o: ReportedOutcome): Promise<void> {
+    await this.o.tasks.report(call.id, JSON.stringify(o), new Date().toISOString());
+    this.o.log.info({ callId: call.id, deviceId: call.deviceId, achieved: o.achieved }, 'assistant reported the outcome of its task');
   }
 
   private async store(call: Call, m: RecordedMessage): Promise<void> {
@@ -252,7 +296,9 @@ export class AssistantService implements IncomingAssistant {
     }
     const state: AssistantState = { status: 'waiting' };
     this.states.set(call.id, state);
-    const [earlier, message] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id)]);
+    const [earlier, message, taskRow] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id), this.o.tasks.byCall(call.id)]);
+    // The task goes on with the call: the new session is given it again.
+    if (taskRow) state.task = presentTask(taskRow, false).task;
     // Handed back, or over, while the transcript was read.
     if (this.states.get(call.id) !== state || state.status !== 'waiting') return;
     const bridge = this.newBridge(call, apiKey, state, { earlier, messageTaken: message !== undefined });

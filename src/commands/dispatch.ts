@@ -10,6 +10,7 @@ export type CliAction =
   | { kind: 'start'; demo: boolean }
   | { kind: 'phone'; args: string[] }
   | { kind: 'reset-password'; args: string[] }
+  | { kind: 'mcp'; args: string[] }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'refuse'; message: string };
@@ -21,6 +22,7 @@ Commands:
                                       --demo pairs a simulated phone and prints a first call
   phone --url <url> --code <code>     a simulated phone (voice-gateway phone --help for its options)
   reset-password <email> [--password] a one-time link to set a console password (run it on the server)
+  mcp                                 an MCP server on stdio for AI assistants (VOICE_GATEWAY_URL, VOICE_GATEWAY_API_KEY)
   help                                show this text
 
 Options:
@@ -34,6 +36,7 @@ export function parseCli(argv: readonly string[]): CliAction {
   if (first === undefined) return { kind: 'start', demo: false };
   if (first === 'phone') return { kind: 'phone', args: rest };
   if (first === 'reset-password') return { kind: 'reset-password', args: rest };
+  if (first === 'mcp') return { kind: 'mcp', args: rest };
   if (first === 'help' || first === '--help' || first === '-h') return { kind: 'help' };
   if (first === '--version' || first === '-v' || first === 'version') return { kind: 'version' };
   // `voice-gateway --demo` is `voice-gateway start --demo`, as `npm run demo` is.

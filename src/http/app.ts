@@ -6,6 +6,7 @@ import { LIMITS } from '../limits.js';
 import { requireCredential, requireMetricsCredential } from './auth.js';
 import { mountConsole } from './console-static.js';
 import { mountDocsPage } from './docs-page.js';
+import { OPENAPI_TAGS } from './openapi.js';
 import { errorResponse, handleError, validationError } from './errors.js';
 import { forwardToPhoneNode, nameNodeToNodes } from './forward.js';
 import { registerRoutes } from './routes/index.js';
@@ -90,7 +91,11 @@ export function createHttpApp(services: HttpServices): GatewayApp {
       title: 'Voice Gateway API',
       version: '0.1.0',
       description: 'Place, answer and control calls on your own phone line; stream their audio to your agents.',
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
     },
+    // Relative: the document describes the gateway that serves it, whatever its address.
+    servers: [{ url: '/', description: 'This gateway' }],
+    tags: OPENAPI_TAGS,
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
   });
   mountDocsPage(app);

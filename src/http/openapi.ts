@@ -48,3 +48,20 @@ export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =
 
 /** Routes that are open to everybody (the phone's pairing uses its one-time code instead of a key). */
 export const PUBLIC = { security: [] as Array<Record<string, string[]>> };
+
+/** The groups of operations, in the order a reader meets them; every route's `tags` names one of these. */
+export const OPENAPI_TAGS = [
+  { name: 'Calls', description: 'Place, list and control calls' },
+  { name: 'Streams', description: 'A call\'s audio over a WebSocket, to your own agent' },
+  { name: 'Assistant', description: 'The built-in assistant: on a call, its settings and the messages it took' },
+  { name: 'Phones', description: 'Paired phones and pairing' },
+  { name: 'Webhooks', description: 'The log of webhook deliveries' },
+  { name: 'Settings', description: 'The gateway\'s settings' },
+  { name: 'API keys', description: 'Keys for programs' },
+  { name: 'Console sign-in', description: 'Sign-in for the web console' },
+  { name: 'Console users', description: 'The console\'s accounts' },
+  { name: 'Console live channel', description: 'Live updates for the console' },
+  { name: 'Phone protocol', description: 'What the Android app speaks' },
+  { name: 'App', description: 'The Android app\'s download' },
+  { name: 'Health', description: 'Liveness, readiness and metrics' },
+];

@@ -159,6 +159,19 @@ export interface AssistantMessagesTable {
   read_at: string | null;
 }
 
+/** The task an outgoing call's assistant was given, and the outcome it reported; one per call. */
+export interface AssistantTasksTable {
+  call_id: string;
+  instructions: string;
+  voice: string | null;
+  /** 1 or 0 (SQLite has no boolean). */
+  hang_up_when_done: number;
+  given_at: string;
+  /** JSON { achieved, summary, facts }; null until the assistant reports. */
+  outcome: string | null;
+  reported_at: string | null;
+}
+
 /** A one-time link to set a new password (`voice-gateway reset-password`); only the token's hash is kept. */
 export interface PasswordResetsTable {
   token_hash: string;
@@ -186,5 +199,6 @@ export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   assistant_messages: AssistantMessagesTable;
+  assistant_tasks: AssistantTasksTable;
   password_resets: PasswordResetsTable;
 }

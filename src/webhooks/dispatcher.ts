@@ -25,6 +25,9 @@ export interface WebhookBody {
   message?: object;
   /** What was said while the assistant was on the call; on the event that ends it. */
   transcript?: object[];
+  /** The task the call's assistant was given, and how it went; on the event that ends the call. */
+  task?: object;
+  outcome?: object;
 }
 
 export interface WebhookJobInput {

@@ -33,11 +33,9 @@ export interface JsonSchemaObject {
   additionalProperties?: boolean;
 }
 
-export interface JsonSchemaProperty {
-  type: 'string' | 'number' | 'integer' | 'boolean';
-  description?: string;
-  enum?: readonly string[];
-}
+export type JsonSchemaProperty =
+  | { type: 'string' | 'number' | 'integer' | 'boolean'; description?: string; enum?: readonly string[] }
+  | { type: 'array'; items: { type: 'string' }; description?: string };
 
 export interface FunctionTool {
   type: 'function';

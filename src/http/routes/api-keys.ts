@@ -15,6 +15,7 @@ export function registerApiKeyRoutes(app: GatewayApp, { apiKeys, accounts }: Htt
     createRoute({
       method: 'get',
       path: '/v1/api-keys',
+      operationId: 'listApiKeys',
       tags: ['API keys'],
       summary: 'List API keys, newest first (never with the key itself)',
       responses: { 200: jsonContent(z.object({ apiKeys: z.array(ApiKey) }).openapi('ApiKeyList'), 'The keys'), ...errorResponses(401) },
@@ -26,6 +27,7 @@ export function registerApiKeyRoutes(app: GatewayApp, { apiKeys, accounts }: Htt
     createRoute({
       method: 'post',
       path: '/v1/api-keys',
+      operationId: 'createApiKey',
       tags: ['API keys'],
       summary: 'Create an API key; the full key is returned this once',
       request: { body: jsonBody(ApiKeyCreate) },
@@ -41,6 +43,7 @@ export function registerApiKeyRoutes(app: GatewayApp, { apiKeys, accounts }: Htt
     createRoute({
       method: 'delete',
       path: '/v1/api-keys/{id}',
+      operationId: 'revokeApiKey',
       tags: ['API keys'],
       summary: 'Revoke an API key; it fails at once',
       request: { params: z.object({ id: text().max(100) }) },

@@ -54,6 +54,7 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
     createRoute({
       method: 'get',
       path: APP_DOWNLOAD_PATH,
+      operationId: 'downloadApp',
       tags: ['App'],
       summary: 'The Android app, to install on the phone (HEAD tells whether it is built)',
       description:
@@ -92,6 +93,7 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
     createRoute({
       method: 'get',
       path: '/app/install-qr.svg',
+      operationId: 'getAppInstallQrCode',
       tags: ['App'],
       summary: 'A QR code of the app\'s download address, for a phone\'s camera',
       description: 'Encodes `<url>/app/voice-gateway.apk`. The console shows it beside the pairing QR code.',

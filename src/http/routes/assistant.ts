@@ -11,6 +11,7 @@ import {
   AssistantSettingsResponse,
   AssistantSettingsUpdate,
 } from '../schemas/assistant.js';
+import { TakeCall } from '../schemas/assistant-task.js';
 import { CallIdParam } from '../schemas/calls.js';
 import type { HttpServices } from '../services.js';
 
@@ -25,6 +26,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'getCallAgent',
       tags: ['Assistant'],
       summary: 'The assistant on this call: status, transcript and the message it took',
       request: { params: CallIdParam },
@@ -37,21 +39,26 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'startCallAgent',
       tags: ['Assistant'],
-      summary: 'Hand the call to the assistant; a ringing incoming call is answered first',
-      request: { params: CallIdParam },
+      summary: 'Hand the call to the assistant, optionally with a task; a ringing incoming call is answered first',
+      request: {
+        params: CallIdParam,
+        body: { required: false, content: { 'application/json': { schema: TakeCall } }, description: 'optional: `assistant` gives it a task instead of taking a message' },
+      },
       responses: {
         202: jsonContent(AssistantCallInfo, 'The assistant has the call'),
-        ...errorResponses(400, 401, 404, 409, 504),
+        ...errorResponses(400, 401, 404, 409, 413, 504),
       },
     }),
-    async (c) => c.json(await assistant.take(c.req.valid('param').callId), 202),
+    async (c) => c.json(await assistant.take(c.req.valid('param').callId, c.req.valid('json').assistant), 202),
   );
 
   app.openapi(
     createRoute({
       method: 'delete',
       path: '/v1/calls/{callId}/agent',
+      operationId: 'stopCallAgent',
       tags: ['Assistant'],
       summary: 'Take the call back from the assistant; the call goes on',
       request: { params: CallIdParam },
@@ -64,6 +71,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/agent',
+      operationId: 'getAgentSettings',
       tags: ['Assistant'],
       summary: 'The assistant settings',
       responses: { 200: jsonContent(AssistantSettingsResponse, 'The assistant settings'), ...errorResponses(401) },
@@ -75,6 +83,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'put',
       path: '/v1/agent',
+      operationId: 'updateAgentSettings',
       tags: ['Assistant'],
       summary: 'Change assistant settings; only sent fields change',
       request: { body: jsonBody(AssistantSettingsUpdate) },
@@ -91,6 +100,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'get',
       path: '/v1/agent/messages',
+      operationId: 'listAgentMessages',
       tags: ['Assistant'],
       summary: 'Messages the assistant took, newest first',
       request: { query: AssistantMessagesQuery },
@@ -103,6 +113,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
     createRoute({
       method: 'patch',
       path: '/v1/agent/messages/{callId}',
+      operationId: 'markAgentMessage',
       tags: ['Assistant'],
       summary: 'Mark the message of a call read or unread (the inbox is shared by everyone on the console)',
       request: { params: CallIdParam, body: jsonBody(AssistantMessageUpdate) },

@@ -22,6 +22,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'get',
       path: '/v1/auth/status',
+      operationId: 'getAuthStatus',
       tags: TAGS,
       summary: 'Whether the gateway still needs its first account (open, for the console\'s first-run page)',
       ...PUBLIC,
@@ -34,6 +35,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'post',
       path: '/v1/auth/setup',
+      operationId: 'setUpOwner',
       tags: TAGS,
       summary: 'First run: create the owner account while no account exists, and sign in',
       description:
@@ -57,6 +59,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'post',
       path: '/v1/auth/login',
+      operationId: 'logIn',
       tags: TAGS,
       summary: 'Sign in to the console with email and password',
       description:
@@ -80,6 +83,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'post',
       path: '/v1/auth/password-reset',
+      operationId: 'resetPassword',
       tags: TAGS,
       summary: 'Set a new password with a one-time link from `voice-gateway reset-password <email>`, and sign in',
       description:
@@ -102,6 +106,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'post',
       path: '/v1/auth/logout',
+      operationId: 'logOut',
       tags: TAGS,
       summary: 'Sign out: the session ends at once and its cookie is cleared',
       responses: { 204: { description: 'Signed out' }, ...errorResponses(401) },
@@ -118,6 +123,7 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
     createRoute({
       method: 'get',
       path: '/v1/auth/me',
+      operationId: 'getCurrentUser',
       tags: TAGS,
       summary: 'Who is making the request',
       responses: { 200: jsonContent(Me, 'The console user, or the kind of API key'), ...errorResponses(401) },

@@ -5,12 +5,21 @@ import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { ActionResult, CallIdParam, Dtmf } from '../schemas/calls.js';
 import type { HttpServices } from '../services.js';
 
+const ACTION_SUMMARIES: Record<(typeof CALL_ACTIONS)[number], string> = {
+  answer: 'Answer a ringing incoming call',
+  reject: 'Reject a ringing incoming call',
+  hangup: 'Hang up a call',
+  hold: 'Put an active call on hold',
+  unhold: 'Take a call off hold',
+};
+
 /** Registered after every other `/v1/calls/{callId}/<word>` POST route, since `{action}` would match them. */
 export function registerCallActionRoutes(app: GatewayApp, { calls }: HttpServices): void {
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/dtmf',
+      operationId: 'sendDtmf',
       tags: ['Calls'],
       summary: 'Play keypad tones on an active call',
       request: { params: CallIdParam, body: jsonBody(Dtmf) },
@@ -22,12 +31,31 @@ export function registerCallActionRoutes(app: GatewayApp, { calls }: HttpService
     },
   );
 
+  // One operation per action, so a generated client has answerCall, hangupCall, … rather than one method taking a word.
+  for (const action of CALL_ACTIONS) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: `/v1/calls/{callId}/${action}`,
+        operationId: `${action}Call`,
+        tags: ['Calls'],
+        summary: ACTION_SUMMARIES[action],
+        request: { params: CallIdParam },
+        responses: { 202: jsonContent(ActionResult, 'The phone took the command; the outcome arrives as an event'), ...errorResponses(400, 401, 404, 409, 504) },
+      }),
+      async (c) => {
+        const { call, command } = await calls.act(c.req.valid('param').callId, action);
+        return c.json({ accepted: true, command, call }, 202);
+      },
+    );
+  }
+
+  // Any other word answers 400 naming the actions there are, as before; it is not an operation of the document.
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/{action}',
-      tags: ['Calls'],
-      summary: 'answer, reject, hangup, hold or unhold; answer and reject apply to ringing incoming calls',
+      hide: true,
       request: {
         params: CallIdParam.extend({ action: z.enum(CALL_ACTIONS).openapi({ param: { name: 'action', in: 'path' } }) }),
       },

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { mediaPath, type Call } from '../../calls/index.js';
 import { PCM_FORMAT } from '../../audio/constants.js';
+import { invalidInput } from '../../errors.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { CallEvent, CallIdParam, CallList, CallListQuery, CallWithMedia, PlaceCall, PlacedCall, TranscriptLine } from '../schemas/calls.js';
@@ -14,13 +15,19 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'post',
       path: '/v1/calls',
+      operationId: 'createCall',
       tags: ['Calls'],
       summary: 'Place a call; 202 once the phone has received the dial command',
       request: { body: jsonBody(PlaceCall) },
       responses: { 202: jsonContent(PlacedCall, 'The phone took the dial command; the outcome arrives as events'), ...errorResponses(400, 401, 404, 409, 413, 504) },
     }),
     async (c) => {
-      const { call, command } = await calls.place(c.req.valid('json'));
+      const { assistant: task, ...input } = c.req.valid('json');
+      // Checked before dialling: a task the assistant cannot carry out must not ring anyone.
+      if (task && input.stream) throw invalidInput('body.assistant', 'a call has either an assistant with a task or a stream, not both', 'custom');
+      if (task) services.assistant.assertCanTakeTask();
+      const { call, command } = await calls.place(input);
+      if (task) await services.assistant.take(call.id, task);
       return c.json({ call, command, media: media(call) }, 202);
     },
   );
@@ -29,6 +36,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls',
+      operationId: 'listCalls',
       tags: ['Calls'],
       summary: 'The call log, newest first',
       request: { query: CallListQuery },
@@ -41,6 +49,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}',
+      operationId: 'getCall',
       tags: ['Calls'],
       summary: 'One call',
       request: { params: CallIdParam },
@@ -56,6 +65,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/events',
+      operationId: 'listCallEvents',
       tags: ['Calls'],
       summary: 'The call\'s timeline, oldest first',
       request: { params: CallIdParam },
@@ -68,6 +78,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/transcript',
+      operationId: 'getCallTranscript',
       tags: ['Calls'],
       summary: 'What was said while the assistant was on the call (empty otherwise)',
       request: { params: CallIdParam },

@@ -16,6 +16,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'get',
       path: '/v1/devices',
+      operationId: 'listDevices',
       tags: ['Phones'],
       summary: 'Paired phones',
       responses: { 200: jsonContent(z.object({ devices: z.array(Device) }).openapi('DeviceList'), 'The phones'), ...errorResponses(401) },
@@ -27,6 +28,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'get',
       path: '/v1/devices/{deviceId}',
+      operationId: 'getDevice',
       tags: ['Phones'],
       summary: 'One phone',
       request: { params: DeviceIdParam },
@@ -39,6 +41,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'get',
       path: '/v1/devices/{deviceId}/diagnostics',
+      operationId: 'getDeviceDiagnostics',
       tags: ['Phones'],
       summary: "The phone's latest self-test report (null until it sent one), for a bug report",
       request: { params: DeviceIdParam },
@@ -51,6 +54,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'patch',
       path: '/v1/devices/{deviceId}',
+      operationId: 'renameDevice',
       tags: ['Phones'],
       summary: 'Rename a phone',
       request: { params: DeviceIdParam, body: jsonBody(DeviceUpdate) },
@@ -69,6 +73,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'delete',
       path: '/v1/devices/{deviceId}',
+      operationId: 'removeDevice',
       tags: ['Phones'],
       summary: 'Remove a phone: its token is revoked and its socket closed; its calls stay in the log',
       request: { params: DeviceIdParam },
@@ -87,6 +92,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'post',
       path: '/v1/pairing',
+      operationId: 'createPairingCode',
       tags: ['Phones'],
       summary: 'A one-time pairing code (10 minutes) with its QR code',
       request: { body: { ...jsonBody(PairingRequest), required: false } },
@@ -114,6 +120,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     createRoute({
       method: 'post',
       path: '/v1/phone/pair',
+      operationId: 'pairPhone',
       tags: ['Phone protocol'],
       summary: 'A phone redeems a pairing code for its device token (the code is the credential)',
       ...PUBLIC,

@@ -13,6 +13,7 @@ export function registerHealthRoutes(app: GatewayApp, { ready }: Pick<HttpServic
     createRoute({
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       tags: ['Health'],
       summary: 'Liveness: the process answers (the database is not asked; see /health/ready)',
       ...PUBLIC,
@@ -25,6 +26,7 @@ export function registerHealthRoutes(app: GatewayApp, { ready }: Pick<HttpServic
     createRoute({
       method: 'get',
       path: '/health/ready',
+      operationId: 'getReadiness',
       tags: ['Health'],
       summary: 'Readiness: the database answers within DATABASE_TIMEOUT, so requests can be served',
       ...PUBLIC,

@@ -12,6 +12,7 @@ export function registerLiveRoutes(app: GatewayApp): void {
     createRoute({
       method: 'get',
       path: '/v1/live',
+      operationId: 'openLiveSocket',
       tags: ['Console live channel'],
       summary: 'WebSocket of live updates for the console',
       description: [

@@ -13,6 +13,7 @@ export function registerMetricsRoutes(app: GatewayApp, services: HttpServices): 
     createRoute({
       method: 'get',
       path: '/metrics',
+      operationId: 'getMetrics',
       tags: ['Health'],
       summary: 'Metrics for Prometheus',
       description: 'Calls by state, streams and assistant sessions, call audio, webhooks, phones, and the process (event-loop delay, CPU, memory). Takes the METRICS_TOKEN or an API key.',

@@ -17,6 +17,7 @@ export function registerSettingsRoutes(app: GatewayApp, { settings, accounts }: 
     createRoute({
       method: 'get',
       path: '/v1/settings',
+      operationId: 'getSettings',
       tags: ['Settings'],
       summary: 'Read the settings (secrets are never returned in full)',
       responses: { 200: jsonContent(SettingsResponse, 'The settings'), ...errorResponses(401) },
@@ -28,6 +29,7 @@ export function registerSettingsRoutes(app: GatewayApp, { settings, accounts }: 
     createRoute({
       method: 'put',
       path: '/v1/settings',
+      operationId: 'updateSettings',
       tags: ['Settings'],
       summary: 'Change settings (the owner or an API key); only sent fields change, an empty string clears back to the environment default',
       request: { body: jsonBody(SettingsUpdate) },
@@ -43,6 +45,7 @@ export function registerSettingsRoutes(app: GatewayApp, { settings, accounts }: 
     createRoute({
       method: 'post',
       path: '/v1/settings/webhook-secret',
+      operationId: 'rotateWebhookSecret',
       tags: ['Settings'],
       summary: 'Make a new webhook signing secret (the owner or an API key); it is returned this once',
       description: 'The secret signs webhooks and the WebSocket upgrades to agents, from the next one on.',

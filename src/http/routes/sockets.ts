@@ -17,6 +17,7 @@ export function registerSocketRoutes(app: GatewayApp): void {
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/media',
+      operationId: 'openCallMedia',
       tags: ['Streams'],
       summary: 'WebSocket carrying the call audio (16 kHz mono s16le, 20 ms frames)',
       description: [
@@ -37,6 +38,7 @@ export function registerSocketRoutes(app: GatewayApp): void {
     createRoute({
       method: 'get',
       path: '/v1/phone',
+      operationId: 'openPhoneSocket',
       tags: ['Phone protocol'],
       summary: 'WebSocket of a paired phone (phone protocol version 1)',
       description: [

@@ -10,6 +10,7 @@ export function registerStreamRoutes(app: GatewayApp, { streams }: HttpServices)
     createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/stream',
+      operationId: 'attachCallStream',
       tags: ['Streams'],
       summary: 'Attach an agent stream; answers a ringing incoming call first and replaces any attached stream',
       request: { params: CallIdParam, body: jsonBody(StreamConfig) },
@@ -28,6 +29,7 @@ export function registerStreamRoutes(app: GatewayApp, { streams }: HttpServices)
     createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/stream',
+      operationId: 'getCallStream',
       tags: ['Streams'],
       summary: 'The call\'s stream and its status',
       request: { params: CallIdParam },
@@ -40,6 +42,7 @@ export function registerStreamRoutes(app: GatewayApp, { streams }: HttpServices)
     createRoute({
       method: 'delete',
       path: '/v1/calls/{callId}/stream',
+      operationId: 'detachCallStream',
       tags: ['Streams'],
       summary: 'Close the agent socket without hanging up',
       request: { params: CallIdParam },

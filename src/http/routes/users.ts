@@ -13,6 +13,7 @@ export function registerUserRoutes(app: GatewayApp, { accounts }: HttpServices):
     createRoute({
       method: 'get',
       path: '/v1/users',
+      operationId: 'listUsers',
       tags: ['Console users'],
       summary: 'The console\'s accounts, oldest first (the owner first)',
       responses: { 200: jsonContent(UserList, 'The accounts'), ...errorResponses(401) },
@@ -24,6 +25,7 @@ export function registerUserRoutes(app: GatewayApp, { accounts }: HttpServices):
     createRoute({
       method: 'post',
       path: '/v1/users',
+      operationId: 'createUser',
       tags: ['Console users'],
       summary: 'Add a console user (the owner, or an API key)',
       request: { body: jsonBody(NewAccount) },
@@ -39,6 +41,7 @@ export function registerUserRoutes(app: GatewayApp, { accounts }: HttpServices):
     createRoute({
       method: 'delete',
       path: '/v1/users/{id}',
+      operationId: 'removeUser',
       tags: ['Console users'],
       summary: 'Remove a console user and end their sessions; the owner and oneself cannot be removed (409)',
       request: { params: UserIdParam },

@@ -9,6 +9,7 @@ export function registerWebhookDeliveryRoutes(app: GatewayApp, { webhooks }: { w
     createRoute({
       method: 'get',
       path: '/v1/webhook-deliveries',
+      operationId: 'listWebhookDeliveries',
       tags: ['Webhooks'],
       summary: 'The webhook log: one row per delivery attempt, newest first, filtered and paged',
       request: { query: WebhookDeliveryQuery },
@@ -21,6 +22,7 @@ export function registerWebhookDeliveryRoutes(app: GatewayApp, { webhooks }: { w
     createRoute({
       method: 'post',
       path: '/v1/webhook-deliveries/{id}/retry',
+      operationId: 'retryWebhookDelivery',
       tags: ['Webhooks'],
       summary: 'Send the event of an attempt again: a new delivery, attempts numbered from 1, to the same URL with the same body',
       description:

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ASSISTANT_VOICES, URGENCIES } from '../../assistant/realtime/session.js';
 import { text, textWithLines } from '../../text.js';
+import { AssistantTask, TaskOutcome } from './assistant-task.js';
 import { TranscriptLine } from './calls.js';
 import { DateTime, Limit } from './common.js';
 
@@ -26,6 +27,8 @@ export const AssistantCallInfo = z
     error: z.string().optional().openapi({ description: 'why the assistant failed (status error)' }),
     transcript: z.array(TranscriptLine),
     message: AssistantMessage.optional().openapi({ description: 'present only if the assistant took one' }),
+    task: AssistantTask.optional().openapi({ description: 'present if the call was given a task' }),
+    outcome: TaskOutcome.optional().openapi({ description: 'how the task went: present once reported, or once the call ended without a report' }),
   })
   .openapi('AssistantCallInfo');
 

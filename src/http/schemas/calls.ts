@@ -5,6 +5,7 @@ import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { text } from '../../text.js';
+import { AssistantTaskInput } from './assistant-task.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
 export const StreamConfig = z
@@ -130,6 +131,7 @@ export const PlaceCall = z
       .optional()
       .openapi({ description: 'stored with the call and returned on reads and webhooks; at most 16 KiB as JSON' }),
     stream: StreamConfig.optional(),
+    assistant: AssistantTaskInput.optional().openapi({ description: 'the built-in assistant runs the call with this task and reports an outcome' }),
   })
   .openapi('PlaceCall');
 
