@@ -41,8 +41,21 @@ export const STATE_LABELS: Record<CallState, string> = {
   failed: 'Failed',
 };
 
+/** Events named as the state they lead to is named elsewhere in the console (one word per thing). */
+const EVENT_LABELS: Record<string, string> = {
+  'call.holding': STATE_LABELS.held,
+  'call.active': STATE_LABELS.active,
+  'call.dialing': STATE_LABELS.dialing,
+  'call.ringing': STATE_LABELS.ringing,
+  'call.disconnected': STATE_LABELS.ended,
+  'call.rejected': STATE_LABELS.rejected,
+  'call.failed': STATE_LABELS.failed,
+};
+
 /** `call.select_phone_account` -> "Select phone account". */
 export function eventLabel(event: string): string {
+  const known = EVENT_LABELS[event];
+  if (known) return known;
   const words = event.replace(/^call\./, '').replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

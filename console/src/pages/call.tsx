@@ -3,7 +3,8 @@ import { api, ApiError } from '../api';
 import { LiveAudio } from '../audio/live-audio';
 import { useCallAction } from '../call-action';
 import { useDevices, useSettings } from '../context';
-import { clockTime, deviceName, endLabel, eventLabel, fullTime } from '../format';
+import { END_CAUSES, type EndCause } from '../../../src/calls/end-cause.js';
+import { clockTime, deviceName, endLabel, eventLabel, fullTime, STATE_LABELS } from '../format';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link } from '../router';
@@ -118,8 +119,9 @@ export function CallPage({ callId }: { callId: string }) {
       <div className="call-grid">
         <div className="call-main">
           <Controls call={call} />
-          {!final && (call.state === 'active' || call.state === 'held') && <Keypad call={call} />}
+          {/* Live audio first: hearing the call matters more than the keypad below it. */}
           {!final && media && <LiveAudio call={call} media={media} />}
+          {!final && (call.state === 'active' || call.state === 'held') && <Keypad call={call} />}
           <Card title="Timeline" id="timeline">
             {events.length === 0 ? (
               <p className="muted">No events yet.</p>
@@ -131,7 +133,7 @@ export function CallPage({ callId }: { callId: string }) {
                       {clockTime(e.receivedAt)}
                     </time>
                     <span className="timeline-event">{eventLabel(e.event)}</span>
-                    {Object.keys(e.payload).length > 0 && <code className="timeline-payload">{summarize(e.payload)}</code>}
+                    {timelineDetail(e, call)}
                   </li>
                 ))}
               </ol>
@@ -192,6 +194,23 @@ export function CallPage({ callId }: { callId: string }) {
   );
 }
 
+/**
+ * What an event adds, in the words the page uses elsewhere: the cause of the event that ended the
+ * call reads as the header does ("Hung up here", not "cause: local"); other fields stay as sent.
+ */
+function timelineDetail(e: CallEvent, call: Call) {
+  const { cause, reason, ...rest } = e.payload;
+  const ending = e.event === 'call.disconnected' && typeof cause === 'string' && (END_CAUSES as readonly string[]).includes(cause);
+  const said = ending ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : null }) : null;
+  const others = ending ? rest : e.payload;
+  return (
+    <>
+      {said && <span className="timeline-said">{said}</span>}
+      {Object.keys(others).length > 0 && <code className="timeline-payload">{summarize(others)}</code>}
+    </>
+  );
+}
+
 const summarize = (payload: Record<string, unknown>): string =>
   Object.entries(payload)
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
@@ -211,7 +230,18 @@ function Controls({ call }: { call: Call }) {
   return (
     <Card title="Controls" id="controls">
       {final ? (
-        <p className="muted">This call is over ({call.state}).</p>
+        <div className="controls">
+          <p className="muted">This call is over ({STATE_LABELS[call.state].toLowerCase()}).</p>
+          {call.remoteNumber && (
+            <Link
+              to={`/dialer?to=${encodeURIComponent(call.remoteNumber)}&deviceId=${encodeURIComponent(call.deviceId)}`}
+              className="btn btn-primary"
+              aria-label={`Call back ${call.remoteNumber}`}
+            >
+              Call back
+            </Link>
+          )}
+        </div>
       ) : (
         <div
           className="controls"

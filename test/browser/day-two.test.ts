@@ -1,0 +1,133 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PhoneSimulator } from '../../src/simulator/index.js';
+import { pairedPhone, setupOwner } from '../console/support.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { consoleContext, launchBrowser, skipBrowser } from './support.js';
+
+// What the page.evaluate callbacks touch in the browser (this project's types are Node's, not the DOM's).
+declare const document: { documentElement: { clientWidth: number; scrollWidth: number } };
+
+/** Every point is checked where an operator meets it: a desktop window and a phone held upright. */
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 840 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Issue 26 in the browser: the console on day two, when things go wrong and on a phone-sized screen.
+ * The tests run in order and share one gateway; each runs its check at both sizes.
+ */
+describe.skipIf(skipBrowser)('the console on day two', () => {
+  let g: TestGateway;
+  let browser: Browser;
+  let context: BrowserContext;
+  const errors: string[] = [];
+  let phone: PhoneSimulator;
+
+  beforeAll(async () => {
+    [g, browser] = await Promise.all([startTestGateway({ timings: { pingIntervalMs: 1000 } }), launchBrowser()]);
+    context = await consoleContext(browser);
+  }, 30_000);
+
+  afterAll(async () => {
+    await phone?.stop();
+    await browser?.close();
+    await g?.stop();
+  });
+
+  /** Runs `check` in a fresh page of the shared context at each size. */
+  async function atEachSize(check: (page: Page, size: (typeof VIEWPORTS)[number]) => Promise<void>): Promise<void> {
+    for (const size of VIEWPORTS) {
+      const page = await context.newPage();
+      page.on('pageerror', (err) => errors.push(`${size.name}: ${err.message}`));
+      await page.setViewportSize({ width: size.width, height: size.height });
+      try {
+        await check(page, size);
+      } catch (err) {
+        throw new Error(`at ${size.name} (${size.width} px): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      } finally {
+        await page.close();
+      }
+    }
+  }
+
+  const widerThanViewport = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  it('9. keeps the first-run page\'s help on where the token is after an empty submit', async () => {
+    await atEachSize(async (page) => {
+      await page.goto(`${g.url}/`);
+      await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+      await page.getByRole('button', { name: 'Create owner account' }).click();
+      const field = page.locator('.field', { hasText: 'Setup token' });
+      await field.getByRole('alert').waitFor();
+      expect(await field.textContent()).toContain('DATA_DIR/setup-token');
+      expect(await page.getByLabel('Setup token').getAttribute('aria-invalid')).toBe('true');
+      const described = (await page.getByLabel('Setup token').getAttribute('aria-describedby')) ?? '';
+      expect(described.split(' ')).toHaveLength(2);
+    });
+    const cookie = await setupOwner(g);
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: g.url }]);
+  });
+
+  it('1. says how to unblock notifications, inside the card, at every width', async () => {
+    await context.addInitScript({ content: `Object.defineProperty(window.Notification, 'permission', { get: () => 'denied' });` });
+    await atEachSize(async (page, size) => {
+      await page.goto(`${g.url}/settings`);
+      const card = page.locator('section', { has: page.getByRole('heading', { name: 'This browser' }) });
+      await card.getByTestId('unblock-notifications').waitFor();
+      expect(await card.getByTestId('unblock-notifications').textContent()).toMatch(/set Notifications to Allow/);
+      const cardBox = (await card.boundingBox())!;
+      const badgeBox = (await card.locator('.badge').boundingBox())!;
+      expect(badgeBox.x + badgeBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+      expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(size.width);
+      expect(await widerThanViewport(page)).toBe(0);
+    });
+  });
+
+  it('8. names one thing one way: "On hold" on the timeline, "Hung up here" for the end, and a Call back', async () => {
+    phone = await pairedPhone(g, { name: 'Pixel 8', dial: { outcome: 'manual' } });
+    const placed = await g.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+49 151 2345678' });
+    const callId = placed.body.call.id;
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('dialing');
+    phone.remoteAnswer();
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('active');
+    await g.api('POST', `/v1/calls/${callId}/hold`);
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('held');
+    await g.api('POST', `/v1/calls/${callId}/hangup`);
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('ended');
+
+    await atEachSize(async (page) => {
+      await page.goto(`${g.url}/calls/${callId}`);
+      await page.locator('.call-page[data-state="ended"]').waitFor();
+      const timeline = page.locator('.timeline');
+      await timeline.locator('li', { hasText: 'On hold' }).waitFor();
+      expect(await timeline.textContent()).not.toContain('Holding');
+      await timeline.locator('li', { hasText: 'Hung up here' }).waitFor();
+      expect(await timeline.textContent()).not.toContain('cause: local');
+      await page.getByRole('link', { name: /^Call back \+49/ }).click();
+      await page.getByRole('heading', { name: 'Dialer', level: 1 }).waitFor();
+      expect((await page.getByLabel('Number').inputValue()).replace(/ /g, '')).toBe('+491512345678');
+    });
+  });
+
+  it('10. puts live audio above the keypad on the call page', async () => {
+    const placed = await g.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+49 151 7654321' });
+    const callId = placed.body.call.id;
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('dialing');
+    phone.remoteAnswer();
+    await atEachSize(async (page) => {
+      await page.goto(`${g.url}/calls/${callId}`);
+      await page.locator('.call-page[data-state="active"]').waitFor();
+      const audio = (await page.getByRole('heading', { name: 'Live audio', level: 2 }).boundingBox())!;
+      const keypad = (await page.getByRole('heading', { name: 'Keypad', level: 2 }).boundingBox())!;
+      expect(audio.y).toBeLessThan(keypad.y);
+    });
+    await g.api('POST', `/v1/calls/${callId}/hangup`);
+  });
+
+  it('left no uncaught errors in the pages', () => {
+    expect(errors).toEqual([]);
+  });
+});
