@@ -201,7 +201,7 @@ export function CallPage({ callId }: { callId: string }) {
 function timelineDetail(e: CallEvent, call: Call) {
   const { cause, reason, ...rest } = e.payload;
   const ending = e.event === 'call.disconnected' && typeof cause === 'string' && (END_CAUSES as readonly string[]).includes(cause);
-  const said = ending ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : null }) : null;
+  const said = ending ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : undefined }) : null;
   const others = ending ? rest : e.payload;
   return (
     <>
