@@ -60,7 +60,9 @@ export function eventLabel(event: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export const deviceName = (devices: Device[], id: string): string => devices.find((d) => d.id === id)?.name ?? id;
+/** The phone's current name, else the name a removed phone had (kept on its calls), else its id. */
+export const deviceName = (devices: Device[], id: string, call?: { deviceName?: string | undefined }): string =>
+  devices.find((d) => d.id === id)?.name ?? (call?.deviceName ? `${call.deviceName} (removed)` : id);
 
 export const NETWORK_LABELS: Record<string, string> = { wifi: 'Wi-Fi', cellular: 'Cellular', ethernet: 'Ethernet', other: 'Other', none: 'No network' };
 export const AUDIO_LABELS: Record<string, string> = { running: 'Running', stopped: 'Stopped', pairing_required: 'Needs pairing' };

@@ -52,6 +52,7 @@ export function presentCall(row: CallRow): Call {
   return {
     id: row.id,
     deviceId: row.device_id,
+    ...(row.device_name ? { deviceName: row.device_name } : {}),
     remoteNumber: row.remote_number,
     direction: row.direction as Direction,
     state: row.state as CallState,

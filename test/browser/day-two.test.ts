@@ -127,6 +127,25 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
     await g.api('POST', `/v1/calls/${callId}/hangup`);
   });
 
+  it('6. keeps a removed phone\'s name in the call log and on its calls', async () => {
+    const moto = await pairedPhone(g, { name: 'Moto G', dial: { outcome: 'busy', ringMs: 20 } });
+    const placed = await g.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: moto.deviceId, to: '+44 20 7946 0958' });
+    const callId = placed.body.call.id;
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('ended');
+    await moto.stop();
+    expect((await g.api('DELETE', `/v1/devices/${moto.deviceId}`)).status).toBe(204);
+    expect((await g.api<{ call: { deviceName?: string } }>('GET', `/v1/calls/${callId}`)).body.call.deviceName).toBe('Moto G');
+    await atEachSize(async (page) => {
+      await page.goto(`${g.url}/calls`);
+      const row = page.locator(`tr[data-call-id="${callId}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain('Moto G (removed)');
+      expect(await row.textContent()).not.toContain(moto.deviceId!);
+      await page.goto(`${g.url}/calls/${callId}`);
+      await page.getByText('Outgoing call on Moto G (removed)').waitFor();
+    });
+  });
+
   it('left no uncaught errors in the pages', () => {
     expect(errors).toEqual([]);
   });

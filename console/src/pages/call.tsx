@@ -103,7 +103,7 @@ export function CallPage({ callId }: { callId: string }) {
         title={call.remoteNumber || 'Unknown number'}
         description={
           <>
-            {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} call on {deviceName(devices, call.deviceId)} · {fullTime(call.createdAt)}
+            {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} call on {deviceName(devices, call.deviceId, call)} · {fullTime(call.createdAt)}
           </>
         }
         actions={
@@ -150,7 +150,7 @@ export function CallPage({ callId }: { callId: string }) {
               <dd className="mono">{call.id}</dd>
               <dt>Phone</dt>
               <dd>
-                {deviceName(devices, call.deviceId)} <span className="muted mono">{call.deviceId}</span>
+                {deviceName(devices, call.deviceId, call)} <span className="muted mono">{call.deviceId}</span>
               </dd>
               <dt>Direction</dt>
               <dd>{call.direction}</dd>

@@ -198,7 +198,7 @@ export function CallsPage() {
                   <td data-label="Outcome" className="outcome">
                     {endLabel(call) ?? <span className="muted">—</span>}
                   </td>
-                  <td data-label="Phone">{deviceName(devices, call.deviceId)}</td>
+                  <td data-label="Phone">{deviceName(devices, call.deviceId, call)}</td>
                   <td data-label="Started">
                     <time dateTime={call.createdAt} title={fullTime(call.createdAt)}>
                       {ago(call.createdAt, now)}

@@ -29,6 +29,7 @@ export const Call = z
   .object({
     id: z.string().openapi({ example: 'call_5f0c2a9d41e7b3c8a6d2' }),
     deviceId: z.string().openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    deviceName: z.string().optional().openapi({ description: 'extension: the name the phone had, once it has been removed (GET /v1/devices no longer lists it)', example: 'Pixel 8' }),
     remoteNumber: z.string().openapi({ example: '+4915112345678' }),
     direction: z.enum(DIRECTIONS),
     state: z.enum(CALL_STATES),

@@ -9,6 +9,7 @@ import * as bodiesOnce from './007-bodies-once.js';
 import { cluster } from './008-cluster.js';
 import * as assistantHeld from './009-assistant-held.js';
 import * as deviceDiagnostics from './010-device-diagnostics.js';
+import * as removedPhoneNames from './011-removed-phone-names.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,6 +26,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '008-cluster': { up: cluster(dialect) },
     '009-assistant-held': assistantHeld,
     '010-device-diagnostics': deviceDiagnostics,
+    '011-removed-phone-names': removedPhoneNames,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
