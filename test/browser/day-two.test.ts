@@ -36,18 +36,22 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
     await g?.stop();
   });
 
-  /** Runs `check` in a fresh page of the shared context at each size. */
-  async function atEachSize(check: (page: Page, size: (typeof VIEWPORTS)[number]) => Promise<void>): Promise<void> {
+  /** Runs `check` in a fresh page at each size; the phone-sized one is a touch screen, signed in as the shared context is. */
+  async function atEachSize(check: (page: Page, size: (typeof VIEWPORTS)[number]) => Promise<void>, init?: string): Promise<void> {
     for (const size of VIEWPORTS) {
-      const page = await context.newPage();
+      const touch = size.name === 'phone';
+      const sized = await browser.newContext({ viewport: { width: size.width, height: size.height }, hasTouch: touch, isMobile: touch, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+      sized.setDefaultTimeout(8000);
+      await sized.addCookies(await context.cookies());
+      if (init) await sized.addInitScript({ content: init });
+      const page = await sized.newPage();
       page.on('pageerror', (err) => errors.push(`${size.name}: ${err.message}`));
-      await page.setViewportSize({ width: size.width, height: size.height });
       try {
         await check(page, size);
       } catch (err) {
         throw new Error(`at ${size.name} (${size.width} px): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       } finally {
-        await page.close();
+        await sized.close();
       }
     }
   }
@@ -72,7 +76,7 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
   });
 
   it('1. says how to unblock notifications, inside the card, at every width', async () => {
-    await context.addInitScript({ content: `Object.defineProperty(window.Notification, 'permission', { get: () => 'denied' });` });
+    const denied = `Object.defineProperty(window.Notification, 'permission', { get: () => 'denied' });`;
     await atEachSize(async (page, size) => {
       await page.goto(`${g.url}/settings`);
       const card = page.locator('section', { has: page.getByRole('heading', { name: 'This browser' }) });
@@ -83,7 +87,7 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
       expect(badgeBox.x + badgeBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
       expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(size.width);
       expect(await widerThanViewport(page)).toBe(0);
-    });
+    }, denied);
   });
 
   it('8. names one thing one way: "On hold" on the timeline, "Hung up here" for the end, and a Call back', async () => {
@@ -144,6 +148,44 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
       await page.goto(`${g.url}/calls/${callId}`);
       await page.getByText('Outgoing call on Moto G (removed)').waitFor();
     });
+  });
+
+  it('4. on a phone: filters folded behind one button, the ringing toast above the list, no keyboard hints on a touch screen', async () => {
+    await atEachSize(async (page, size) => {
+      await page.goto(`${g.url}/calls`);
+      const firstRow = page.locator('tbody tr').first();
+      await firstRow.waitFor();
+      const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+      const state = page.getByLabel('State');
+      if (size.name === 'phone') {
+        expect(await state.isVisible()).toBe(false);
+        expect((await firstRow.boundingBox())!.y).toBeLessThan(size.height / 2);
+        await toggle.click();
+        await state.waitFor();
+        expect(await page.getByRole('button', { name: 'Hide filters' }).getAttribute('aria-expanded')).toBe('true');
+        await page.getByRole('button', { name: 'Hide filters' }).click();
+      } else {
+        expect(await toggle.isVisible()).toBe(false);
+        expect(await state.isVisible()).toBe(true);
+      }
+    });
+    const callId = await phone.ringIncoming('+33 1 23 45 67 89');
+    await atEachSize(async (page, size) => {
+      await page.goto(`${g.url}/calls`);
+      await page.locator('tbody tr').first().waitFor();
+      const toast = page.getByRole('region', { name: /Incoming call from \+33/ });
+      await toast.waitFor();
+      const t = (await toast.boundingBox())!;
+      for (const row of await page.locator('tbody tr').all()) {
+        const r = (await row.boundingBox())!;
+        const overlaps = t.x < r.x + r.width && r.x < t.x + t.width && t.y < r.y + r.height && r.y < t.y + t.height;
+        expect(overlaps, `the toast covers the row ${await row.getAttribute('data-call-id')}`).toBe(false);
+      }
+      const hints = [toast.locator('kbd').first(), toast.getByText(/^Keys: A answers/)];
+      for (const hint of hints) expect(await hint.isVisible()).toBe(size.name === 'desktop');
+      expect(await widerThanViewport(page)).toBe(0);
+    });
+    await g.api('POST', `/v1/calls/${callId}/reject`);
   });
 
   it('left no uncaught errors in the pages', () => {

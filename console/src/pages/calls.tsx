@@ -46,6 +46,7 @@ export function CallsPage() {
   const [numberInput, setNumberInput] = useState(filters.number ?? '');
   const [numberError, setNumberError] = useState<string | undefined>();
   const [flash, setFlash] = useState<Record<string, number>>({});
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const now = useNow(1000);
 
   const matches = (call: Call) =>
@@ -79,7 +80,8 @@ export function CallsPage() {
   const setFilter = (name: string, value: string) => {
     navigate(withQuery('/calls', { ...filters, [name]: value || undefined }), { replace: true });
   };
-  const filtered = Boolean(filters.deviceId || filters.state || filters.direction || filters.number || filters.from || filters.to);
+  const activeFilters = [filters.deviceId, filters.state, filters.direction, filters.number, filters.from, filters.to].filter(Boolean).length;
+  const filtered = activeFilters > 0;
   const searchNumber = (e: FormEvent) => {
     e.preventDefault();
     const text = numberInput.trim();
@@ -102,7 +104,16 @@ export function CallsPage() {
           </Link>
         }
       />
-      <div className="filters" role="search" aria-label="Filter calls">
+      {/* On a phone the filters fold behind one button, so the first call is on the first screen. */}
+      <Button
+        className="filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="call-filters"
+        onClick={() => setFiltersOpen((v) => !v)}
+      >
+        {filtersOpen ? 'Hide filters' : filtered ? `Filters (${activeFilters})` : 'Filters'}
+      </Button>
+      <div className={`filters ${filtersOpen ? 'open' : ''}`} id="call-filters" role="search" aria-label="Filter calls">
         <SelectField label="Phone" value={filters.deviceId ?? ''} onChange={(e) => setFilter('deviceId', e.target.value)}>
           <option value="">All phones</option>
           {devices.map((d) => (
