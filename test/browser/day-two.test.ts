@@ -188,6 +188,34 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
     await g.api('POST', `/v1/calls/${callId}/reject`);
   });
 
+  it('5. greys an offline phone\'s last-known values with their age, disables what needs it, and says when the Calls page is not live', async () => {
+    const galaxy = await pairedPhone(g, { name: 'Galaxy A54', health: { battery: 87, charging: true, audio: 'running', audioCapabilities: { capture: true, inject: true, method: 'voice_call', sampleRate: 16000 } } });
+    await expect.poll(async () => (await g.api<{ device: { health?: { battery?: number } } }>('GET', `/v1/devices/${galaxy.deviceId}`)).body.device.health?.battery).toBe(87);
+    await galaxy.stop();
+    await expect.poll(async () => (await g.api<{ device: { connected: boolean } }>('GET', `/v1/devices/${galaxy.deviceId}`)).body.device.connected).toBe(false);
+    await atEachSize(async (page) => {
+      await page.goto(`${g.url}/phones`);
+      const card = page.locator(`[data-device-id="${galaxy.deviceId}"]`);
+      await card.getByText('87% · charging').waitFor();
+      expect(await card.locator('.phone-stats').getAttribute('data-stale')).toBe('true');
+      expect(await card.locator('.helper-state .badge').getAttribute('class')).not.toContain('badge-green');
+      expect(await card.locator('.health-as-of').textContent()).toMatch(/Last known values.*\((just now|\d+ seconds? ago|\d+ min)/);
+      const callFrom = card.getByRole('button', { name: 'Call from this phone' });
+      expect(await callFrom.isDisabled()).toBe(true);
+      expect(await card.getByText('It is offline: calls go out once it reconnects.').isVisible()).toBe(true);
+      expect(await card.getByRole('link', { name: 'Call from this phone' }).count()).toBe(0);
+    });
+    await atEachSize(async (page) => {
+      // The gateway out of reach, as the browser sees it: the live channel refused.
+      await page.routeWebSocket(/\/v1\/live$/, (ws) => ws.close({ code: 1006, reason: 'network down' }));
+      await page.goto(`${g.url}/calls`);
+      await page.locator('tbody tr').first().waitFor();
+      const header = page.locator('.page-header');
+      await header.getByText(/^Not live: the gateway cannot be reached/).waitFor();
+      expect(await header.textContent()).not.toContain('Rows change as the calls do');
+    });
+  });
+
   it('left no uncaught errors in the pages', () => {
     expect(errors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { useDevices } from '../context';
 import { ago, deviceName, duration, endLabel, fullTime, STATE_LABELS } from '../format';
 import { IncomingIcon, OutgoingIcon } from '../icons';
 import { LIMITS } from '../limits';
-import { useLive } from '../live';
+import { useLive, useLiveStatus } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { CALL_STATES, FINAL_STATES, type Call } from '../types';
 import { Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, StateBadge, TextField, useLoad, useNow } from '../ui';
@@ -47,6 +47,7 @@ export function CallsPage() {
   const [numberError, setNumberError] = useState<string | undefined>();
   const [flash, setFlash] = useState<Record<string, number>>({});
   const [filtersOpen, setFiltersOpen] = useState(false);
+  const live = useLiveStatus();
   const now = useNow(1000);
 
   const matches = (call: Call) =>
@@ -97,7 +98,15 @@ export function CallsPage() {
     <>
       <PageHeader
         title="Calls"
-        description="Every call of every phone, newest first. Rows change as the calls do."
+        description={
+          live === 'open' ? (
+            'Every call of every phone, newest first. Rows change as the calls do.'
+          ) : (
+            <span className="not-live" role="status">
+              Not live: the gateway cannot be reached{live === 'connecting' ? ' (reconnecting…)' : ''}. These rows are as they were last loaded and may be out of date.
+            </span>
+          )
+        }
         actions={
           <Link to="/dialer" className="btn btn-primary">
             New call
