@@ -41,7 +41,7 @@ export const STATE_LABELS: Record<CallState, string> = {
   failed: 'Failed',
 };
 
-/** Events named as the state they lead to is named elsewhere in the console (one word per thing). */
+/** Timeline events named as the state they lead to is named elsewhere in the console (one word per thing). */
 const EVENT_LABELS: Record<string, string> = {
   'call.holding': STATE_LABELS.held,
   'call.active': STATE_LABELS.active,
@@ -50,12 +50,15 @@ const EVENT_LABELS: Record<string, string> = {
   'call.disconnected': STATE_LABELS.ended,
   'call.rejected': STATE_LABELS.rejected,
   'call.failed': STATE_LABELS.failed,
+  // The gateway's own record of a command, not something the phone reported (GATEWAY_EVENT_NAMES).
+  'gateway.dtmf_sent': 'Tones sent through the API',
 };
+
+/** An event on a call's timeline: named as its state is named elsewhere (the webhook log keeps the API's names, eventLabel). */
+export const timelineLabel = (event: string): string => EVENT_LABELS[event] ?? eventLabel(event);
 
 /** `call.select_phone_account` -> "Select phone account". */
 export function eventLabel(event: string): string {
-  const known = EVENT_LABELS[event];
-  if (known) return known;
   const words = event.replace(/^call\./, '').replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

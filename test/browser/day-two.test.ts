@@ -216,6 +216,31 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
     });
   });
 
+  it('7. records the tones sent on the timeline and in the call\'s events, as the API\'s, not the phone\'s', async () => {
+    const placed = await g.api<{ call: { id: string } }>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+49 30 1234567' });
+    const callId = placed.body.call.id;
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('dialing');
+    phone.remoteAnswer();
+    const digits = { desktop: '1', phone: '9' } as const;
+    await atEachSize(async (page, size) => {
+      await page.goto(`${g.url}/calls/${callId}`);
+      await page.locator('.call-page[data-state="active"]').waitFor();
+      await page.getByRole('button', { name: `Tone ${digits[size.name]}` }).click();
+      const entry = page.locator('.timeline li', { hasText: `digits: ${digits[size.name]}` });
+      await entry.waitFor();
+      expect(await entry.textContent()).toContain('Tones sent through the API');
+      expect(await entry.textContent()).toContain('sent by the API, not a phone event');
+    });
+    await g.api('POST', `/v1/calls/${callId}/hangup`);
+    await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('ended');
+    const events = (await g.api<{ events: Array<{ event: string; payload: Record<string, unknown> }> }>('GET', `/v1/calls/${callId}/events`)).body.events;
+    const sent = events.filter((e) => e.event === 'gateway.dtmf_sent');
+    expect(sent.map((e) => [e.payload.digits, e.payload.source])).toEqual([
+      ['1', 'api'],
+      ['9', 'api'],
+    ]);
+  });
+
   it('left no uncaught errors in the pages', () => {
     expect(errors).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
 import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
+import { GATEWAY_EVENT_NAMES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { text } from '../../text.js';
@@ -79,7 +80,9 @@ export const MediaInfo = z
 
 export const CallEvent = z
   .object({
-    event: z.enum(EVENT_NAMES),
+    event: z.enum([...EVENT_NAMES, ...GATEWAY_EVENT_NAMES]).openapi({
+      description: "the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: \"api\", commandId}`); it moves no state and sends no webhook",
+    }),
     eventId: z.string(),
     payload: z.record(z.string(), z.unknown()),
     occurredAt: DateTime.openapi({ description: 'phone clock' }),
