@@ -8,6 +8,28 @@ import { consoleContext, launchBrowser, skipBrowser } from './support.js';
 // What the page.evaluate callbacks touch in the browser (this project's types are Node's, not the DOM's).
 declare const document: { documentElement: { clientWidth: number; scrollWidth: number } };
 
+/**
+ * Runs in the page: every visible element that reaches past the viewport's right edge, or is wider
+ * than it, named by tag and class. Content inside a box that scrolls sideways on purpose (a code
+ * block) is that box's business, not the page's.
+ */
+const WIDER_THAN_VIEWPORT = `(() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    let clipped = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip') { clipped = true; break; }
+    }
+    if (clipped) continue;
+    if (r.right > width + 0.5 || r.width > width + 0.5) out.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + ' ' + Math.round(r.right) + 'px');
+  }
+  return out.slice(0, 10);
+})()`;
+
 /** Every point is checked where an operator meets it: a desktop window and a phone held upright. */
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 840 },
@@ -239,6 +261,27 @@ describe.skipIf(skipBrowser)('the console on day two', () => {
       ['1', 'api'],
       ['9', 'api'],
     ]);
+  });
+
+  it('has no element wider than a 390 px screen on any page', async () => {
+    const calls = (await g.api<{ calls: Array<{ id: string }> }>('GET', '/v1/calls')).body.calls;
+    const pages = ['/calls', `/calls/${calls[0]!.id}`, '/dialer', '/phones', '/assistant', '/webhooks', '/api-keys', '/settings', '/users'];
+    const phoneSize = VIEWPORTS[1];
+    const sized = await browser.newContext({ viewport: { width: phoneSize.width, height: phoneSize.height }, hasTouch: true, isMobile: true });
+    sized.setDefaultTimeout(8000);
+    await sized.addCookies(await context.cookies());
+    const page = await sized.newPage();
+    try {
+      for (const path of pages) {
+        await page.goto(`${g.url}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const wide = await page.evaluate(WIDER_THAN_VIEWPORT);
+        expect(wide, `on ${path}`).toEqual([]);
+      }
+    } finally {
+      await sized.close();
+    }
   });
 
   it('left no uncaught errors in the pages', () => {
