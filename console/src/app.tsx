@@ -267,9 +267,10 @@ function Shell() {
       </nav>
       {menuOpen && <div className="scrim" onClick={() => setMenuOpen(false)} aria-hidden="true" />}
       <main id="main" ref={mainRef} className="main">
+        {/* Inside main: floating over the page on a wide screen, at the top of it on a phone (styles.css), so it covers no row there. */}
+        <IncomingCalls currentPath={path} />
         {page}
       </main>
-      <IncomingCalls currentPath={path} />
     </div>
   );
 }

@@ -41,13 +41,31 @@ export const STATE_LABELS: Record<CallState, string> = {
   failed: 'Failed',
 };
 
+/** Timeline events named as the state they lead to is named elsewhere in the console (one word per thing). */
+const EVENT_LABELS: Record<string, string> = {
+  'call.holding': STATE_LABELS.held,
+  'call.active': STATE_LABELS.active,
+  'call.dialing': STATE_LABELS.dialing,
+  'call.ringing': STATE_LABELS.ringing,
+  'call.disconnected': STATE_LABELS.ended,
+  'call.rejected': STATE_LABELS.rejected,
+  'call.failed': STATE_LABELS.failed,
+  // The gateway's own record of a command, not something the phone reported (GATEWAY_EVENT_NAMES).
+  'gateway.dtmf_sent': 'Tones sent through the API',
+};
+
+/** An event on a call's timeline: named as its state is named elsewhere (the webhook log keeps the API's names, eventLabel). */
+export const timelineLabel = (event: string): string => EVENT_LABELS[event] ?? eventLabel(event);
+
 /** `call.select_phone_account` -> "Select phone account". */
 export function eventLabel(event: string): string {
   const words = event.replace(/^call\./, '').replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export const deviceName = (devices: Device[], id: string): string => devices.find((d) => d.id === id)?.name ?? id;
+/** The phone's current name, else the name a removed phone had (kept on its calls), else its id. */
+export const deviceName = (devices: Device[], id: string, call?: { deviceName?: string | undefined }): string =>
+  devices.find((d) => d.id === id)?.name ?? (call?.deviceName ? `${call.deviceName} (removed)` : id);
 
 export const NETWORK_LABELS: Record<string, string> = { wifi: 'Wi-Fi', cellular: 'Cellular', ethernet: 'Ethernet', other: 'Other', none: 'No network' };
 export const AUDIO_LABELS: Record<string, string> = { running: 'Running', stopped: 'Stopped', pairing_required: 'Needs pairing' };

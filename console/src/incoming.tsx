@@ -65,7 +65,7 @@ export function IncomingCalls({ currentPath }: { currentPath: string }) {
 
   const ids = ringing.map((c) => c.id).join(',');
   useEffect(() => {
-    for (const call of ringing) notifyRinging(call.id, 'Incoming call', `${call.remoteNumber || 'Unknown number'} on ${deviceName(devices, call.deviceId)}`, () => navigate(`/calls/${call.id}`));
+    for (const call of ringing) notifyRinging(call.id, 'Incoming call', `${call.remoteNumber || 'Unknown number'} on ${deviceName(devices, call.deviceId, call)}`, () => navigate(`/calls/${call.id}`));
     return () => {
       for (const id of ids.split(',')) if (id) closeNotification(id);
     };
@@ -80,7 +80,7 @@ export function IncomingCalls({ currentPath }: { currentPath: string }) {
         <RingingToast
           key={call.id}
           call={call}
-          phone={deviceName(devices, call.deviceId)}
+          phone={deviceName(devices, call.deviceId, call)}
           ringSound={ringSound && !silenced.has(call.id)}
           onSilence={() => setSilenced((s) => new Set(s).add(call.id))}
         />

@@ -62,14 +62,15 @@ function Frame({ id, label, hint, error, counter, className = '', children }: Fi
         )}
       </div>
       {children}
-      {hint && !error && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
+      {/* The error goes first, and the hint stays: it often says how to get the value right (where a token is). */}
       {error && (
         <p className="error-text" role="alert" id={`${id}-error`}>
           {error}
+        </p>
+      )}
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
         </p>
       )}
     </div>
@@ -77,7 +78,7 @@ function Frame({ id, label, hint, error, counter, className = '', children }: Fi
 }
 
 const describedBy = (id: string, f: FieldFrame): string | undefined =>
-  [f.error ? `${id}-error` : f.hint ? `${id}-hint` : '', f.counter ? `${id}-count` : ''].filter(Boolean).join(' ') || undefined;
+  [f.error ? `${id}-error` : '', f.hint ? `${id}-hint` : '', f.counter ? `${id}-count` : ''].filter(Boolean).join(' ') || undefined;
 
 export function TextField({ label, hint, error, counter, className, ...input }: FieldFrame & InputHTMLAttributes<HTMLInputElement>) {
   const auto = useId();

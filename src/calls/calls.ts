@@ -163,7 +163,7 @@ export class CallService extends EventEmitter<{
   async events(callId: string): Promise<CallEvent[]> {
     await this.row(callId);
     return (await this.o.repo.events(callId)).map((e) => ({
-      event: e.event as EventName,
+      event: e.event as CallEvent['event'],
       eventId: e.event_id,
       payload: JSON.parse(e.payload) as Record<string, unknown>,
       occurredAt: e.occurred_at,
@@ -241,7 +241,15 @@ export class CallService extends EventEmitter<{
     const command = this.command(callId, action, payload);
     await this.o.hub.sendCommand(row.device_id, command);
     this.o.log.info({ callId, deviceId: row.device_id, action }, 'command acknowledged');
+    if (action === 'dtmf') await this.recordDtmfSent(row, command);
     return { call: await this.get(callId), command };
+  }
+
+  /** The digits the phone acknowledged playing, on the timeline as the gateway's own record (GATEWAY_EVENT_NAMES). */
+  private async recordDtmfSent(row: CallRow, command: Command): Promise<void> {
+    const at = new Date().toISOString();
+    const payload = { digits: command.payload.digits, source: 'api', commandId: command.commandId };
+    await this.o.repo.insertEvent({ device_id: row.device_id, event_id: `gw-${command.commandId}`, call_id: row.id, event: 'gateway.dtmf_sent', payload: JSON.stringify(payload), occurred_at: at, received_at: at });
   }
 
   private command(callId: string, action: Command['action'], payload: Record<string, unknown>): Command {

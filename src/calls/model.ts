@@ -33,8 +33,16 @@ export interface MediaInfo {
   streaming: boolean;
 }
 
+/**
+ * Extension: entries of a call's timeline that the gateway records itself, for commands sent
+ * through the API (the phone reports no event for them). Named `gateway.*`, never `call.*`, so that
+ * nobody takes one for a phone event; they move no state and send no webhook.
+ */
+export const GATEWAY_EVENT_NAMES = ['gateway.dtmf_sent'] as const;
+export type GatewayEventName = (typeof GATEWAY_EVENT_NAMES)[number];
+
 export interface CallEvent {
-  event: EventName;
+  event: EventName | GatewayEventName;
   eventId: string;
   payload: Record<string, unknown>;
   occurredAt: string;
@@ -52,6 +60,7 @@ export function presentCall(row: CallRow): Call {
   return {
     id: row.id,
     deviceId: row.device_id,
+    ...(row.device_name ? { deviceName: row.device_name } : {}),
     remoteNumber: row.remote_number,
     direction: row.direction as Direction,
     state: row.state as CallState,

@@ -30,6 +30,9 @@ export class DevicesRepo {
     return this.db.transaction().execute(async (tx) => {
       // The foreign key's cascade does it too; said here so that it never rests on a pragma.
       await tx.deleteFrom('device_diagnostics').where('device_id', '=', id).execute();
+      // Its calls stay in the log: they keep the phone's name, which goes with its row.
+      const phone = await tx.selectFrom('devices').select('name').where('id', '=', id).executeTakeFirst();
+      if (phone) await tx.updateTable('calls').set({ device_name: phone.name }).where('device_id', '=', id).execute();
       const r = await tx.deleteFrom('devices').where('id', '=', id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     });

@@ -69,6 +69,8 @@ export interface CallsTable {
   stream_detached_at?: string | null;
   /** Since when the built-in assistant holds the call (null: it does not): a node taking the call over puts it back. */
   assistant_at?: string | null;
+  /** The phone's name once the phone is removed (its row is gone); null while it is paired. */
+  device_name?: string | null;
 }
 
 export interface CallEventsTable {

@@ -156,7 +156,7 @@ describe.skipIf(skipBrowser)('web console in Chromium', () => {
     await page.locator('.call-page[data-state="held"]').waitFor();
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.locator('.call-page[data-state="active"]').waitFor();
-    await page.locator('.timeline li', { hasText: 'Holding' }).waitFor();
+    await page.locator('.timeline li', { hasText: 'On hold' }).waitFor();
 
     // Live audio over the media socket: the phone's tone plays in the page, the fake microphone reaches the phone.
     const audio = page.locator('section', { hasText: 'Live audio' });

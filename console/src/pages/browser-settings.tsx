@@ -19,11 +19,17 @@ export function BrowserCard() {
         <div>
           <span className="toggle-label">Desktop notifications</span>
           <p className="hint">A notification for each ringing call while the console is in the background.</p>
+          {notifications === 'denied' && (
+            <p className="hint" data-testid="unblock-notifications">
+              To unblock them, open the site information beside the address (the icon left of it), set <strong>Notifications</strong> to{' '}
+              <strong>Allow</strong>, then reload this page.
+            </p>
+          )}
         </div>
         {notifications === 'granted' ? (
           <Badge tone="green">On</Badge>
         ) : notifications === 'denied' ? (
-          <Badge tone="amber">Blocked in the browser's site settings</Badge>
+          <Badge tone="amber">Blocked by this browser</Badge>
         ) : notifications === 'unsupported' ? (
           <Badge tone="gray">Not supported by this browser</Badge>
         ) : (

@@ -3,7 +3,8 @@ import { api, ApiError } from '../api';
 import { LiveAudio } from '../audio/live-audio';
 import { useCallAction } from '../call-action';
 import { useDevices, useSettings } from '../context';
-import { clockTime, deviceName, endLabel, eventLabel, fullTime } from '../format';
+import { END_CAUSES, type EndCause } from '../../../src/calls/end-cause.js';
+import { clockTime, deviceName, endLabel, fullTime, STATE_LABELS, timelineLabel } from '../format';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link } from '../router';
@@ -102,7 +103,7 @@ export function CallPage({ callId }: { callId: string }) {
         title={call.remoteNumber || 'Unknown number'}
         description={
           <>
-            {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} call on {deviceName(devices, call.deviceId)} · {fullTime(call.createdAt)}
+            {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} call on {deviceName(devices, call.deviceId, call)} · {fullTime(call.createdAt)}
           </>
         }
         actions={
@@ -118,20 +119,33 @@ export function CallPage({ callId }: { callId: string }) {
       <div className="call-grid">
         <div className="call-main">
           <Controls call={call} />
-          {!final && (call.state === 'active' || call.state === 'held') && <Keypad call={call} />}
+          {/* Live audio first: hearing the call matters more than the keypad below it. */}
           {!final && media && <LiveAudio call={call} media={media} />}
+          {!final && (call.state === 'active' || call.state === 'held') && (
+            <Keypad
+              call={call}
+              // The gateway records the digits on the timeline once the phone acknowledged them (no live message for it).
+              onSent={() =>
+                api.events(callId).then(
+                  (r) => setEvents(r.events),
+                  () => undefined,
+                )
+              }
+            />
+          )}
           <Card title="Timeline" id="timeline">
             {events.length === 0 ? (
               <p className="muted">No events yet.</p>
             ) : (
               <ol className="timeline">
                 {events.map((e) => (
-                  <li key={e.eventId}>
+                  <li key={e.eventId} className={e.event.startsWith('gateway.') ? 'timeline-gateway' : undefined}>
                     <time dateTime={e.receivedAt} title={`Phone: ${fullTime(e.occurredAt)}\nGateway: ${fullTime(e.receivedAt)}`}>
                       {clockTime(e.receivedAt)}
                     </time>
-                    <span className="timeline-event">{eventLabel(e.event)}</span>
-                    {Object.keys(e.payload).length > 0 && <code className="timeline-payload">{summarize(e.payload)}</code>}
+                    <span className="timeline-event">{timelineLabel(e.event)}</span>
+                    {e.event.startsWith('gateway.') && <Badge tone="purple">sent by the API, not a phone event</Badge>}
+                    {timelineDetail(e, call)}
                   </li>
                 ))}
               </ol>
@@ -148,7 +162,7 @@ export function CallPage({ callId }: { callId: string }) {
               <dd className="mono">{call.id}</dd>
               <dt>Phone</dt>
               <dd>
-                {deviceName(devices, call.deviceId)} <span className="muted mono">{call.deviceId}</span>
+                {deviceName(devices, call.deviceId, call)} <span className="muted mono">{call.deviceId}</span>
               </dd>
               <dt>Direction</dt>
               <dd>{call.direction}</dd>
@@ -192,6 +206,24 @@ export function CallPage({ callId }: { callId: string }) {
   );
 }
 
+/**
+ * What an event adds, in the words the page uses elsewhere: the cause of the event that ended the
+ * call reads as the header does ("Hung up here", not "cause: local"); other fields stay as sent.
+ */
+function timelineDetail(e: CallEvent, call: Call) {
+  const { cause, reason, commandId: _commandId, ...rest } = e.payload;
+  const ending = e.event === 'call.disconnected' && typeof cause === 'string' && (END_CAUSES as readonly string[]).includes(cause);
+  const said = ending ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : undefined }) : null;
+  // A gateway record's command id means nothing to a reader; the API keeps it.
+  const others = ending || e.event.startsWith('gateway.') ? rest : e.payload;
+  return (
+    <>
+      {said && <span className="timeline-said">{said}</span>}
+      {Object.keys(others).length > 0 && <code className="timeline-payload">{summarize(others)}</code>}
+    </>
+  );
+}
+
 const summarize = (payload: Record<string, unknown>): string =>
   Object.entries(payload)
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
@@ -211,7 +243,18 @@ function Controls({ call }: { call: Call }) {
   return (
     <Card title="Controls" id="controls">
       {final ? (
-        <p className="muted">This call is over ({call.state}).</p>
+        <div className="controls">
+          <p className="muted">This call is over ({STATE_LABELS[call.state].toLowerCase()}).</p>
+          {call.remoteNumber && (
+            <Link
+              to={`/dialer?to=${encodeURIComponent(call.remoteNumber)}&deviceId=${encodeURIComponent(call.deviceId)}`}
+              className="btn btn-primary"
+              aria-label={`Call back ${call.remoteNumber}`}
+            >
+              Call back
+            </Link>
+          )}
+        </div>
       ) : (
         <div
           className="controls"
@@ -257,13 +300,16 @@ function Controls({ call }: { call: Call }) {
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 const LETTERS: Record<string, string> = { '2': 'ABC', '3': 'DEF', '4': 'GHI', '5': 'JKL', '6': 'MNO', '7': 'PQRS', '8': 'TUV', '9': 'WXYZ', '0': '+' };
 
-function Keypad({ call }: { call: Call }) {
+function Keypad({ call, onSent }: { call: Call; onSent: () => void }) {
   const [sent, setSent] = useState('');
   const [error, setError] = useState<unknown>(null);
   const press = (digit: string) => {
     setError(null);
     api.dtmf(call.id, digit).then(
-      () => setSent((s) => (s + digit).slice(-LIMITS.dtmfMaxLength)),
+      () => {
+        setSent((s) => (s + digit).slice(-LIMITS.dtmfMaxLength));
+        onSent();
+      },
       (err: unknown) => setError(err),
     );
   };

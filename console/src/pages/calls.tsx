@@ -5,7 +5,7 @@ import { useDevices } from '../context';
 import { ago, deviceName, duration, endLabel, fullTime, STATE_LABELS } from '../format';
 import { IncomingIcon, OutgoingIcon } from '../icons';
 import { LIMITS } from '../limits';
-import { useLive } from '../live';
+import { useLive, useLiveStatus } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { CALL_STATES, FINAL_STATES, type Call } from '../types';
 import { Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, StateBadge, TextField, useLoad, useNow } from '../ui';
@@ -46,6 +46,8 @@ export function CallsPage() {
   const [numberInput, setNumberInput] = useState(filters.number ?? '');
   const [numberError, setNumberError] = useState<string | undefined>();
   const [flash, setFlash] = useState<Record<string, number>>({});
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const live = useLiveStatus();
   const now = useNow(1000);
 
   const matches = (call: Call) =>
@@ -79,7 +81,8 @@ export function CallsPage() {
   const setFilter = (name: string, value: string) => {
     navigate(withQuery('/calls', { ...filters, [name]: value || undefined }), { replace: true });
   };
-  const filtered = Boolean(filters.deviceId || filters.state || filters.direction || filters.number || filters.from || filters.to);
+  const activeFilters = [filters.deviceId, filters.state, filters.direction, filters.number, filters.from, filters.to].filter(Boolean).length;
+  const filtered = activeFilters > 0;
   const searchNumber = (e: FormEvent) => {
     e.preventDefault();
     const text = numberInput.trim();
@@ -95,14 +98,31 @@ export function CallsPage() {
     <>
       <PageHeader
         title="Calls"
-        description="Every call of every phone, newest first. Rows change as the calls do."
+        description={
+          live === 'open' ? (
+            'Every call of every phone, newest first. Rows change as the calls do.'
+          ) : (
+            <span className="not-live" role="status">
+              Not live: the gateway cannot be reached{live === 'connecting' ? ' (reconnecting…)' : ''}. These rows are as they were last loaded and may be out of date.
+            </span>
+          )
+        }
         actions={
           <Link to="/dialer" className="btn btn-primary">
             New call
           </Link>
         }
       />
-      <div className="filters" role="search" aria-label="Filter calls">
+      {/* On a phone the filters fold behind one button, so the first call is on the first screen. */}
+      <Button
+        className="filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="call-filters"
+        onClick={() => setFiltersOpen((v) => !v)}
+      >
+        {filtersOpen ? 'Hide filters' : filtered ? `Filters (${activeFilters})` : 'Filters'}
+      </Button>
+      <div className={`filters ${filtersOpen ? 'open' : ''}`} id="call-filters" role="search" aria-label="Filter calls">
         <SelectField label="Phone" value={filters.deviceId ?? ''} onChange={(e) => setFilter('deviceId', e.target.value)}>
           <option value="">All phones</option>
           {devices.map((d) => (
@@ -198,7 +218,7 @@ export function CallsPage() {
                   <td data-label="Outcome" className="outcome">
                     {endLabel(call) ?? <span className="muted">—</span>}
                   </td>
-                  <td data-label="Phone">{deviceName(devices, call.deviceId)}</td>
+                  <td data-label="Phone">{deviceName(devices, call.deviceId, call)}</td>
                   <td data-label="Started">
                     <time dateTime={call.createdAt} title={fullTime(call.createdAt)}>
                       {ago(call.createdAt, now)}

@@ -92,12 +92,12 @@ function Freshness({ device, live, now }: { device: Device; live: LiveStatus; no
 }
 
 /** "as of 14:05:12" under the health figures, when they may no longer hold. */
-function HealthAsOf({ device, live }: { device: Device; live: LiveStatus }) {
+function HealthAsOf({ device, live, now }: { device: Device; live: LiveStatus; now: number }) {
   const at = device.health?.reportedAt ?? device.lastSeenAt;
   if (!at || (live === 'open' && device.connected)) return null;
   return (
     <p className="muted small health-as-of">
-      Health as of <time dateTime={at} title={fullTime(at)}>{Date.now() - Date.parse(at) > 86_400_000 ? fullTime(at) : clockTime(at)}</time>
+      Last known values, greyed: health as of <time dateTime={at} title={fullTime(at)}>{Date.now() - Date.parse(at) > 86_400_000 ? fullTime(at) : clockTime(at)}</time> ({ago(at, now)})
     </p>
   );
 }
@@ -176,6 +176,8 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
   const h = device.health;
   const live = useLiveStatus();
   const current = live === 'open';
+  // What the card shows of an offline phone, or while the live channel is down, is its last report: greyed, with its age below.
+  const stale = !device.connected || !current;
   return (
     <article className="card phone-card" data-device-id={device.id} aria-labelledby={`phone-${device.id}`}>
       <div className="phone-head">
@@ -186,7 +188,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
         <Badge tone={device.connected && current ? 'green' : 'gray'}>{device.connected ? (current ? 'Connected' : 'Last seen connected') : 'Offline'}</Badge>
       </div>
       <Freshness device={device} live={live} now={now} />
-      <dl className="phone-stats">
+      <dl className={`phone-stats ${stale ? 'stale' : ''}`} data-stale={stale || undefined}>
         <div>
           <dt>Battery</dt>
           <dd>{h?.battery !== undefined ? <Battery level={h.battery} charging={h.charging} /> : '—'}</dd>
@@ -206,7 +208,7 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
         <div>
           <dt>Audio helper</dt>
           <dd>
-            <AudioHelper health={h} />
+            <AudioHelper health={h} stale={stale} />
           </dd>
         </div>
         <div>
@@ -224,13 +226,24 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
           </dd>
         </div>
       </dl>
-      <HealthAsOf device={device} live={live} />
+      <HealthAsOf device={device} live={live} now={now} />
       {h?.audio && h.audio !== 'running' && <HelperHint stopped={h.audio === 'stopped'} />}
       <PhoneDiagnostics deviceId={device.id} />
       <div className="phone-actions">
-        <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">
-          Call from this phone
-        </Link>
+        {device.connected ? (
+          <Link to={`/dialer?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm">
+            Call from this phone
+          </Link>
+        ) : (
+          <>
+            <Button size="sm" disabled aria-describedby={`offline-${device.id}`}>
+              Call from this phone
+            </Button>
+            <span className="muted small" id={`offline-${device.id}`}>
+              It is offline: calls go out once it reconnects.
+            </span>
+          </>
+        )}
         <Link to={`/calls?deviceId=${encodeURIComponent(device.id)}`} className="btn btn-sm btn-ghost">
           Calls
         </Link>
@@ -241,12 +254,14 @@ function PhoneCard({ device, now, onRemoved }: { device: Device; now: number; on
 }
 
 /** health.audio and, while it runs, what the helper can do (health.audioCapabilities). */
-function AudioHelper({ health }: { health: Device['health'] }) {
+function AudioHelper({ health, stale }: { health: Device['health']; stale: boolean }) {
   if (!health?.audio) return <>—</>;
   const caps = health.audioCapabilities;
+  // A last-known "Running" is not green: nobody knows whether it still runs.
+  const tone = stale ? 'gray' : health.audio === 'running' ? 'green' : health.audio === 'stopped' ? 'amber' : 'red';
   return (
     <span className="helper-state">
-      <Badge tone={health.audio === 'running' ? 'green' : health.audio === 'stopped' ? 'amber' : 'red'}>{AUDIO_LABELS[health.audio]}</Badge>
+      <Badge tone={tone}>{AUDIO_LABELS[health.audio]}</Badge>
       {health.audio === 'running' && caps && !caps.capture && (
         <Badge tone="red" title="This phone's Android cannot capture call audio for the helper">
           No call audio

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
 import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
+import { GATEWAY_EVENT_NAMES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { text } from '../../text.js';
@@ -30,6 +31,7 @@ export const Call = z
   .object({
     id: z.string().openapi({ example: 'call_5f0c2a9d41e7b3c8a6d2' }),
     deviceId: z.string().openapi({ example: 'phone-3fa2b1c4d5e6' }),
+    deviceName: z.string().optional().openapi({ description: 'extension: the name the phone had, once it has been removed (GET /v1/devices no longer lists it)', example: 'Pixel 8' }),
     remoteNumber: z.string().openapi({ example: '+4915112345678' }),
     direction: z.enum(DIRECTIONS),
     state: z.enum(CALL_STATES),
@@ -79,7 +81,9 @@ export const MediaInfo = z
 
 export const CallEvent = z
   .object({
-    event: z.enum(EVENT_NAMES),
+    event: z.enum([...EVENT_NAMES, ...GATEWAY_EVENT_NAMES]).openapi({
+      description: "the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: \"api\", commandId}`); it moves no state and sends no webhook",
+    }),
     eventId: z.string(),
     payload: z.record(z.string(), z.unknown()),
     occurredAt: DateTime.openapi({ description: 'phone clock' }),

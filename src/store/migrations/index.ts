@@ -10,6 +10,7 @@ import { cluster } from './008-cluster.js';
 import * as assistantHeld from './009-assistant-held.js';
 import * as deviceDiagnostics from './010-device-diagnostics.js';
 import * as assistantTasks from './011-assistant-tasks.js';
+import * as removedPhoneNames from './012-removed-phone-names.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '009-assistant-held': assistantHeld,
     '010-device-diagnostics': deviceDiagnostics,
     '011-assistant-tasks': assistantTasks,
+    '012-removed-phone-names': removedPhoneNames,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
