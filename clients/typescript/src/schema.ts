@@ -1066,6 +1066,11 @@ export interface components {
             id: string;
             /** @example phone-3fa2b1c4d5e6 */
             deviceId: string;
+            /**
+             * @description extension: the name the phone had, once it has been removed (GET /v1/devices no longer lists it)
+             * @example Pixel 8
+             */
+            deviceName?: string;
             /** @example +4915112345678 */
             remoteNumber: string;
             /** @enum {string} */
@@ -1206,8 +1211,11 @@ export interface components {
             events: components["schemas"]["CallEvent"][];
         };
         CallEvent: {
-            /** @enum {string} */
-            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed";
+            /**
+             * @description the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: "api", commandId}`); it moves no state and sends no webhook
+             * @enum {string}
+             */
+            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed" | "gateway.dtmf_sent";
             eventId: string;
             payload: {
                 [key: string]: unknown;
