@@ -252,4 +252,48 @@ public class WebSocketClientTest {
         ws.close(1000, "");
         heard.awaitClose();
     }
+
+    /**
+     * A host name whose first address is dead (127.0.0.2: the echo server listens on 127.0.0.1
+     * only, so the first attempt is refused) still reaches the gateway through its second address.
+     */
+    @Test
+    public void triesEveryAddressTheHostNameHas() throws Exception {
+        URI echo = URI.create(env("WS_ECHO_URL"));
+        final java.util.List<String> asked = new java.util.ArrayList<String>();
+        WebSocketClient.Options options = new WebSocketClient.Options();
+        options.resolver = new WebSocketClient.Resolver() {
+            @Override
+            public java.net.InetAddress[] resolve(String host) throws java.net.UnknownHostException {
+                asked.add(host);
+                return new java.net.InetAddress[] {
+                    java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 2}),
+                    java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 1}),
+                };
+            }
+        };
+        URI named = URI.create("ws://gateway.example:" + echo.getPort() + echo.getPath());
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(named, NO_HEADERS, Tls.config(null), options);
+        ws.start(heard);
+        ws.sendText("through the second address");
+        assertEquals("through the second address", heard.next());
+        assertEquals(Collections.singletonList("gateway.example"), asked);
+        ws.close(WebSocketClient.NORMAL, "done");
+        heard.awaitClose();
+
+        // Every address dead: the failure is the connection's, not a silent success.
+        options.resolver = new WebSocketClient.Resolver() {
+            @Override
+            public java.net.InetAddress[] resolve(String host) throws java.net.UnknownHostException {
+                return new java.net.InetAddress[] {java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 2})};
+            }
+        };
+        try {
+            WebSocketClient.connect(named, NO_HEADERS, Tls.config(null), options);
+            fail("connected to a dead address");
+        } catch (java.net.ConnectException expected) {
+            // refused, as it should be
+        }
+    }
 }
