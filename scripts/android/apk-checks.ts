@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseBadging, parseXmlTree, type Badging, type XmlElement } from './aapt-dump.js';
 import { checkApiLevel, formatViolation, JarClassPath } from './api-level.js';
-import { checkOverrides } from './behaviour-checks.js';
+import { checkOverrides, checkWakeCalls } from './behaviour-checks.js';
 import { parseDexdump, type DexClass } from './dexdump.js';
 import { run, runOk } from './exec.js';
 import { findJdk } from './jdk.js';
@@ -119,5 +119,6 @@ export async function checkApk(apk: string, tc: Toolchain, expected: ManifestExp
     checkNoPlatformClasses(classes),
     checkComponentsInDex(classes, manifest, expected.packageName),
     checkOverrides(classes),
+    checkWakeCalls(classes),
   ];
 }

@@ -32,3 +32,35 @@ export function checkOverrides(classes: readonly DexClass[]): CheckResult {
   );
   return { name: 'the platform callbacks the app relies on are overridden', problems };
 }
+
+interface Call {
+  owner: string;
+  name: string;
+  descriptor: string;
+  why: string;
+}
+
+const CALLS: readonly Call[] = [
+  {
+    owner: 'android/os/PowerManager$WakeLock',
+    name: 'acquire',
+    descriptor: '(J)V',
+    why: 'reconnect attempts would stop in deep sleep (a partial wake lock with a timeout)',
+  },
+  {
+    owner: 'android/app/AlarmManager',
+    name: 'setAndAllowWhileIdle',
+    descriptor: '(IJLandroid/app/PendingIntent;)V',
+    why: 'nothing would wake the phone in Doze to reconnect',
+  },
+];
+
+/** The platform calls the reconnect in deep sleep relies on are made by the app's code. */
+export function checkWakeCalls(classes: readonly DexClass[]): CheckResult {
+  const made = (c: Call): boolean =>
+    classes.some((k) => k.name.startsWith('dev/voicegateway/') && k.references.some((r) => r.kind === 'method' && r.owner === c.owner && r.name === c.name && r.descriptor === c.descriptor));
+  return {
+    name: 'the wake lock and the alarm of the reconnect are used',
+    problems: CALLS.filter((c) => !made(c)).map((c) => `no call of ${c.owner.replace(/\//g, '.')}.${c.name}${c.descriptor}: ${c.why}`),
+  };
+}

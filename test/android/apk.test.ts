@@ -71,5 +71,6 @@ describe.skipIf(skipAndroid)('the built APK (npm run build:android)', () => {
   it('uses nothing above API 23 outside the compat classes', () => passes('every platform reference exists in API 23 (outside dev.voicegateway.app.compat.)'));
   it('packages no compile-only stub', () => passes('no stub or platform class packaged'));
   it('overrides InCallService.onBringToForeground ("Return to call")', () => passes('the platform callbacks the app relies on are overridden'));
+  it('takes a wake lock with a timeout and sets an alarm allowed while idle (reconnect in deep sleep)', () => passes('the wake lock and the alarm of the reconnect are used'));
   it.skipIf(appSourcesMissing)('has every class its manifest names', () => passes('every class the manifest names is in the dex'));
 });

@@ -67,6 +67,7 @@ public final class VoiceGatewayApp extends Application {
         client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, audio,
                 new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), new ThreadClock("vg-core", log),
                 TlsConfig.platform(), log);
+        client.setWakefulness(new dev.voicegateway.app.service.KeepAwake(this));
         client.addObserver(new PhoneClient.Observer() {
             @Override
             public void onStatus(PhoneStatus status) {
