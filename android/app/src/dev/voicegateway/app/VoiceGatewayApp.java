@@ -47,6 +47,7 @@ public final class VoiceGatewayApp extends Application {
     private TelecomTelephony telephony;
     private HelperAudioPort audio;
     private PhoneClient client;
+    private dev.voicegateway.app.service.LanBinder lan;
     private NetworkWatcher networkWatcher;
     private volatile String problem;
     private volatile String problemSource;
@@ -64,7 +65,11 @@ public final class VoiceGatewayApp extends Application {
         log = new AndroidLog();
         telephony = new TelecomTelephony(this, log);
         audio = HelperPorts.create(this, log);
-        client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, audio,
+        lan = new dev.voicegateway.app.service.LanBinder(this, log);
+        lan.start();
+        PhoneClient.Config config = new PhoneClient.Config();
+        config.socket.binder = lan;
+        client = new PhoneClient(config, AndroidDeviceInfo.read(this), telephony, audio,
                 new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), new ThreadClock("vg-core", log),
                 TlsConfig.platform(), log);
         client.setWakefulness(new dev.voicegateway.app.service.KeepAwake(this));
@@ -86,6 +91,11 @@ public final class VoiceGatewayApp extends Application {
             reportProblem("Notification channels could not be set up: " + e, e);
         }
         if (isPaired()) startGateway();
+    }
+
+    /** The LAN binding of the phone socket (which network the socket uses, for the status screen). */
+    public dev.voicegateway.app.service.LanBinder lan() {
+        return lan;
     }
 
     public PhoneClient client() {

@@ -296,4 +296,34 @@ public class WebSocketClientTest {
             // refused, as it should be
         }
     }
+
+    /** The binder sees each socket before it connects, with the address it is for. */
+    @Test
+    public void theBinderChoosesTheNetworkOfEachSocketBeforeItConnects() throws Exception {
+        final java.util.List<String> bound = new java.util.ArrayList<String>();
+        WebSocketClient.Options options = new WebSocketClient.Options();
+        options.binder = new WebSocketClient.SocketBinder() {
+            @Override
+            public void bind(java.net.Socket socket, java.net.InetAddress target) {
+                bound.add(target.getHostAddress() + (socket.isConnected() ? " connected" : " unconnected"));
+            }
+        };
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(URI.create(env("WS_ECHO_URL")), NO_HEADERS, Tls.config(null), options);
+        ws.start(heard);
+        ws.sendText("bound");
+        assertEquals("bound", heard.next());
+        assertEquals(Collections.singletonList("127.0.0.1 unconnected"), bound);
+        ws.close(WebSocketClient.NORMAL, "done");
+        heard.awaitClose();
+    }
+
+    /** Which gateway addresses are on the LAN (bound to the Wi-Fi even without internet). */
+    @Test
+    public void lanAddressesAreThePrivateAndLinkLocalRanges() throws Exception {
+        String[] lan = {"10.1.2.3", "172.16.0.1", "172.31.255.254", "192.168.1.20", "169.254.10.1", "fe80::1", "fd12:3456::1"};
+        String[] not = {"8.8.8.8", "172.32.0.1", "100.64.0.1", "127.0.0.1", "::1", "2001:db8::1", "192.169.0.1"};
+        for (String a : lan) assertTrue(a, WebSocketClient.isLanAddress(java.net.InetAddress.getByName(a)));
+        for (String a : not) assertTrue(a, !WebSocketClient.isLanAddress(java.net.InetAddress.getByName(a)));
+    }
 }

@@ -53,6 +53,25 @@ public final class WebSocketClient {
         public int closeTimeoutMs = 2000;
         /** How a host name becomes addresses (the system's resolver; a test names its own). */
         public Resolver resolver = SYSTEM_RESOLVER;
+        /** Binds each socket to a network before it connects (the app's LAN binding); null binds none. */
+        public SocketBinder binder;
+    }
+
+    /** Chooses the network of a socket before it connects (Android: Network.bindSocket). */
+    public interface SocketBinder {
+        void bind(Socket socket, InetAddress target) throws IOException;
+    }
+
+    /**
+     * An address of the local network, where the gateway is reached through the Wi-Fi even when
+     * that Wi-Fi has no internet: RFC 1918 (10/8, 172.16/12, 192.168/16), link-local (169.254/16,
+     * fe80::/10) and IPv6 unique local (fc00::/7). Not the carrier's shared range (100.64/10), nor
+     * loopback.
+     */
+    public static boolean isLanAddress(InetAddress a) {
+        if (a.isSiteLocalAddress() || a.isLinkLocalAddress()) return true;
+        byte[] b = a.getAddress();
+        return b.length == 16 && (b[0] & 0xfe) == 0xfc;
     }
 
     /** Resolves a host name to every address it has, in the order to try them. */
@@ -112,7 +131,7 @@ public final class WebSocketClient {
         int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
         String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
 
-        Socket plain = connectAny(options.resolver.resolve(bareHost), port, options.connectTimeoutMs);
+        Socket plain = connectAny(options.resolver.resolve(bareHost), port, options.connectTimeoutMs, options.binder);
         Socket socket = plain;
         try {
             plain.setTcpNoDelay(true);
@@ -151,11 +170,12 @@ public final class WebSocketClient {
      * with an IPv6 address the network cannot reach, or a stale first record, must not make the
      * gateway unreachable while another address works. The last failure is thrown when none does.
      */
-    static Socket connectAny(InetAddress[] addresses, int port, int timeoutMs) throws IOException {
+    static Socket connectAny(InetAddress[] addresses, int port, int timeoutMs, SocketBinder binder) throws IOException {
         IOException last = null;
         for (InetAddress address : addresses) {
             Socket s = new Socket();
             try {
+                if (binder != null) binder.bind(s, address);
                 s.connect(new InetSocketAddress(address, port), timeoutMs);
                 return s;
             } catch (IOException e) {
