@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseBadging, parseXmlTree, type Badging, type XmlElement } from './aapt-dump.js';
 import { checkApiLevel, formatViolation, JarClassPath } from './api-level.js';
+import { checkOverrides, checkWakeCalls } from './behaviour-checks.js';
 import { parseDexdump, type DexClass } from './dexdump.js';
 import { run, runOk } from './exec.js';
 import { findJdk } from './jdk.js';
@@ -139,5 +140,7 @@ export async function checkApk(apk: string, tc: Toolchain, expected: ManifestExp
     checkNoLocalSockets(classes),
     checkHelperProviderManifest(manifest, expected.packageName),
     checkHelperProviderCode(classes),
+    checkOverrides(classes),
+    checkWakeCalls(classes),
   ];
 }

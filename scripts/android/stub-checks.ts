@@ -10,7 +10,7 @@ import type { CheckResult } from './manifest-checks.js';
  * not have. A member invented in a stub would compile and then fail on a device, which nothing here
  * can run; so every stub quotes, in its javadoc, the signature lines of API 34's android.txt it was
  * written from, and this check holds the compiled stub to them: each public member must be quoted.
- * (The quotes themselves were copied from ../shared/android/android-api-34-excerpts.txt.)
+ * The quotes are held in turn to the published lines, kept as test data ({@link unpublishedQuotes}).
  */
 
 /** A member as `kind name(parameter types)`, types written as android.txt writes them. */
@@ -126,4 +126,32 @@ export async function checkStubs(sourcesDir: string, androidJar: string, jdk: Jd
     rmSync(classesDir, { recursive: true, force: true });
   }
   return { name: 'every stub member quoted from API 34', problems };
+}
+
+/**
+ * The stubs' quotes held to the published text: each `ctor`/`method`/`field` line a stub's javadoc
+ * quotes must be a line of API 34's android.txt, kept in the repository as test data
+ * (test/android/fixtures/android-api-34-excerpts.txt, facts copied verbatim from the published
+ * file). Compared up to the `;` (after it the stubs note the API level, the file a hex value). A
+ * quote `field ... public …` stands for a line whose long annotations it leaves out: it matches a
+ * published line of that kind ending the same way.
+ */
+export function unpublishedQuotes(stubName: string, javaSource: string, publishedText: string): string[] {
+  const upToSemicolon = (line: string): string => line.replace(/;.*$/, ';').trim();
+  const published = new Set<string>();
+  for (const raw of publishedText.split('\n')) {
+    const line = raw.trim();
+    if (/^(ctor|method|field|enum_constant)\s/.test(line)) published.add(upToSemicolon(line));
+  }
+  const doc = /\/\*\*([\s\S]*?)\*\//.exec(javaSource)?.[1] ?? '';
+  const problems: string[] = [];
+  for (const raw of doc.split('\n')) {
+    const line = raw.replace(/^\s*\*\s?/, '').trim();
+    const m = /^(ctor|method|field)\s+(\.\.\.\s+)?(.*?;)/.exec(line);
+    if (!m) continue;
+    const [, kind, elided, rest] = m;
+    const found = elided ? [...published].some((p) => p.startsWith(`${kind!} `) && p.endsWith(` ${rest!}`)) : published.has(`${kind!} ${rest!}`);
+    if (!found) problems.push(`${stubName}: "${kind!} ${elided ? '... ' : ''}${rest!}" is not a line of API 34's android.txt`);
+  }
+  return problems;
 }

@@ -72,12 +72,13 @@ describe.skipIf(skipAndroid)('the built APK (npm run build:android)', () => {
   it('calls APIs above 23 in compat only behind a Build.VERSION.SDK_INT guard of their level (else 24)', () =>
     passes('every API above 23 in dev.voicegateway.app.compat. behind a Build.VERSION.SDK_INT guard (>= its level, else 24)'));
   it('packages no compile-only stub', () => passes('no stub or platform class packaged'));
-  // The two below fail until the Binder helper channel (HelperProvider, no LocalSockets) is merged.
   it('uses no LocalServerSocket, LocalSocket or LocalSocketAddress: the helper channel is Binder', () =>
     passes('no LocalServerSocket, LocalSocket or LocalSocketAddress in the dex (the helper channel is Binder)'));
   it('declares HelperProvider exported only to INTERACT_ACROSS_USERS_FULL holders, and its call refuses all but the shell first', () => {
     passes('HelperProvider declared: authority, exported only to INTERACT_ACROSS_USERS_FULL holders');
     passes('HelperProvider.call rejects every uid but the shell before anything else');
   });
+  it('overrides InCallService.onBringToForeground ("Return to call")', () => passes('the platform callbacks the app relies on are overridden'));
+  it('takes a wake lock with a timeout and sets an alarm allowed while idle (reconnect in deep sleep)', () => passes('the wake lock and the alarm of the reconnect are used'));
   it.skipIf(appSourcesMissing)('has every class its manifest names', () => passes('every class the manifest names is in the dex'));
 });

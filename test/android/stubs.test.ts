@@ -1,7 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANDROID_DIR } from '../../scripts/android/paths.js';
-import { checkStubs, compiledMembers, quotedMembers, stubProblems } from '../../scripts/android/stub-checks.js';
+import { checkStubs, compiledMembers, quotedMembers, stubProblems, unpublishedQuotes } from '../../scripts/android/stub-checks.js';
 import { ensureToolchain } from '../../scripts/android/toolchain.js';
 import { BUILD_TIMEOUT_MS, requireJdk, show, skipAndroid } from './support.js';
 
@@ -65,4 +66,33 @@ describe('the compile-only stubs keep to the API 34 lines they quote', () => {
     },
     BUILD_TIMEOUT_MS,
   );
+
+  /** API 34's published lines, kept in the repository as test data (facts copied from android.txt). */
+  const PUBLISHED = readFileSync(path.join(import.meta.dirname, 'fixtures/android-api-34-excerpts.txt'), 'utf8');
+
+  it('finds each quote among the published lines, and names a quote that is not one', () => {
+    const published = `  public class NotificationManager {
+    method public void createNotificationChannel(@NonNull android.app.NotificationChannel);
+    field public static final int IMPORTANCE_HIGH = 4; // 0x4
+    method public final <T> T getSystemService(@NonNull Class<T>);
+    ctor public Notification.Builder(android.content.Context, String);
+    field @RequiresPermission(allOf={x}) public static final int TYPE = 16; // 0x10
+`;
+    const source = SOURCE.replace(' *   method public final', ' *   field ... public static final int TYPE = 16; // 0x10   (API 29)\n *   method public final');
+    expect(unpublishedQuotes('android.app.NotificationManager', source, published)).toEqual([]);
+    const drifted = source.replace('createNotificationChannel(@NonNull android.app.NotificationChannel)', 'createNotificationChannel(android.app.NotificationChannel)').replace('TYPE = 16', 'TYPE = 17');
+    expect(unpublishedQuotes('android.app.NotificationManager', drifted, published)).toEqual([
+      'android.app.NotificationManager: "method public void createNotificationChannel(android.app.NotificationChannel);" is not a line of API 34\'s android.txt',
+      'android.app.NotificationManager: "field ... public static final int TYPE = 17;" is not a line of API 34\'s android.txt',
+    ]);
+  });
+
+  it('holds every stub in android/app/stubs to the published API 34 text, Context and AttributionSource included', () => {
+    const dir = path.join(ANDROID_DIR, 'app/stubs');
+    const sources = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.java'));
+    expect(sources).toContain(path.join('android', 'content', 'Context.java'));
+    expect(sources).toContain(path.join('android', 'content', 'AttributionSource.java'));
+    const problems = sources.flatMap((f) => unpublishedQuotes(f, readFileSync(path.join(dir, f), 'utf8'), PUBLISHED));
+    expect(problems).toEqual([]);
+  });
 });

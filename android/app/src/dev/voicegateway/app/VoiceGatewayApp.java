@@ -50,6 +50,7 @@ public final class VoiceGatewayApp extends Application {
     private HelperAudioPort audio;
     private PhoneClient client;
     private SelfTest selfTest;
+    private dev.voicegateway.app.service.LanBinder lan;
     private NetworkWatcher networkWatcher;
     private volatile String problem;
     private volatile String problemSource;
@@ -67,9 +68,14 @@ public final class VoiceGatewayApp extends Application {
         log = new AndroidLog();
         telephony = new TelecomTelephony(this, log);
         audio = HelperPorts.create(this, log);
+        lan = new dev.voicegateway.app.service.LanBinder(this, log);
+        lan.start();
+        PhoneClient.Config config = new PhoneClient.Config();
+        config.socket.binder = lan;
         ThreadClock core = new ThreadClock("vg-core", log);
-        client = new PhoneClient(new PhoneClient.Config(), AndroidDeviceInfo.read(this), telephony, audio,
+        client = new PhoneClient(config, AndroidDeviceInfo.read(this), telephony, audio,
                 new AndroidDeviceStatus(this), new FileStorage(getFilesDir()), core, TlsConfig.platform(), log);
+        client.setWakefulness(new dev.voicegateway.app.service.KeepAwake(this));
         // The self-test goes to the gateway after each start of the audio helper, and from the status screen.
         selfTest = SelfTest.attach(new AndroidProbe(this), client, audio, core, log);
         client.addObserver(new PhoneClient.Observer() {
@@ -90,6 +96,11 @@ public final class VoiceGatewayApp extends Application {
             reportProblem("Notification channels could not be set up: " + e, e);
         }
         if (isPaired()) startGateway();
+    }
+
+    /** The LAN binding of the phone socket (which network the socket uses, for the status screen). */
+    public dev.voicegateway.app.service.LanBinder lan() {
+        return lan;
     }
 
     public PhoneClient client() {

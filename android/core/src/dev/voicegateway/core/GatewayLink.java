@@ -76,6 +76,16 @@ final class GatewayLink {
     private String lastError;
     private long lastErrorAt;
     private long retryAt;
+    private Wakefulness wake = Wakefulness.NONE;
+    /** Wall-clock time the link lost its socket (or first failed), for the wake lock's budget; 0 while up. */
+    private long downSince;
+
+    /**
+     * How long after losing the socket the CPU is kept awake between attempts. Past it only the
+     * alarm wakes the phone (in Doze at most about every 9 minutes): a gateway that is down for
+     * hours must not keep the phone from sleeping.
+     */
+    static final long AWAKE_BUDGET_MS = 2 * 60 * 1000;
 
     GatewayLink(PhoneClient.Config config, Clock clock, Connector connector, Executor connecting, Random random, Log log, Events events) {
         this.config = config;
@@ -105,6 +115,18 @@ final class GatewayLink {
             }
         };
         return new GatewayLink(config, clock, upgrade, threads, new Random(), log, events);
+    }
+
+    void setWakefulness(Wakefulness wake) {
+        this.wake = wake;
+    }
+
+    /** The app's alarm went off: a retry that the sleeping clock held back happens now. */
+    void alarm() {
+        if (state == PhoneStatus.Link.WAITING_TO_RETRY) {
+            log.log(Log.INFO, "the alarm woke the phone to reconnect", null);
+            retryNow();
+        }
     }
 
     PhoneStatus.Link state() {
@@ -151,6 +173,9 @@ final class GatewayLink {
         state = PhoneStatus.Link.CONNECTING;
         attempt++;
         final int gen = ++generation;
+        if (downSince == 0) downSince = clock.now();
+        // The attempt itself (connect, TLS, upgrade, welcome) must not be cut short by sleep.
+        wake.stayAwake(2L * config.socket.connectTimeoutMs + config.welcomeTimeoutMs);
         events.onChanged();
         connecting.execute(new Runnable() {
             @Override
@@ -188,6 +213,9 @@ final class GatewayLink {
         socket = null;
         welcomed = false;
         state = PhoneStatus.Link.STOPPED;
+        downSince = 0;
+        wake.cancelAlarm();
+        wake.maySleep();
         if (wasWelcomed) events.onDown();
     }
 
@@ -267,6 +295,9 @@ final class GatewayLink {
             welcomed = true;
             state = PhoneStatus.Link.CONNECTED;
             attempt = 0;
+            downSince = 0;
+            wake.cancelAlarm();
+            wake.maySleep();
             lastError = null;
             lastPingAt = clock.elapsed();
             scheduleWatchdog();
@@ -291,6 +322,9 @@ final class GatewayLink {
         if (code == Protocol.CLOSE_REPLACED) {
             generation++;
             state = PhoneStatus.Link.STOPPED;
+            downSince = 0;
+            wake.cancelAlarm();
+            wake.maySleep();
             setError("Another connection of this phone took over (close 4000). Connect again from the status screen.");
             if (wasWelcomed) events.onDown();
             events.onChanged();
@@ -313,6 +347,12 @@ final class GatewayLink {
         state = PhoneStatus.Link.WAITING_TO_RETRY;
         long delay = Backoff.delayMs(Math.max(1, attempt), config.backoffInitialMs, config.backoffMaxMs, random);
         retryAt = clock.now() + delay;
+        if (downSince == 0) downSince = clock.now();
+        // The timer below stops while the CPU sleeps: soon after the loss a wake lock keeps it
+        // running; the alarm is the backstop that wakes the phone for the attempt in any case.
+        wake.alarmIn(delay);
+        if (clock.now() - downSince < AWAKE_BUDGET_MS) wake.stayAwake(delay + 5000);
+        else wake.maySleep();
         retryTimer = clock.schedule(new Runnable() {
             @Override
             public void run() {

@@ -260,6 +260,26 @@ public final class PhoneClient {
         });
     }
 
+    /** How the link keeps its retries going while the phone sleeps (the app's wake lock and alarm). */
+    public void setWakefulness(final Wakefulness wake) {
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                link.setWakefulness(wake);
+            }
+        });
+    }
+
+    /** The alarm set through {@link Wakefulness#alarmIn} went off: retry now if still waiting. */
+    public void alarm() {
+        clock.execute(new Runnable() {
+            @Override
+            public void run() {
+                link.alarm();
+            }
+        });
+    }
+
     /** Sends a health report now (for example after the battery crossed a threshold). */
     public void reportHealth() {
         clock.execute(new Runnable() {

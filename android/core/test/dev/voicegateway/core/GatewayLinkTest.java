@@ -121,4 +121,64 @@ public class GatewayLinkTest {
         assertEquals("no retry after the token was refused", before, attempts.size());
         assertNull(link.welcomedSocket());
     }
+
+    /** What the link asked of the app's wake lock and alarm, in order. */
+    private static final class Wake implements Wakefulness {
+        final List<String> asked = new ArrayList<String>();
+        long awakeFor = -1;
+        long alarmIn = -1;
+
+        public void stayAwake(long timeoutMs) {
+            awakeFor = timeoutMs;
+            asked.add("awake " + timeoutMs);
+        }
+
+        public void maySleep() {
+            awakeFor = -1;
+            asked.add("sleep");
+        }
+
+        public void alarmIn(long delayMs) {
+            alarmIn = delayMs;
+            asked.add("alarm " + delayMs);
+        }
+
+        public void cancelAlarm() {
+            alarmIn = -1;
+            asked.add("no alarm");
+        }
+    }
+
+    /**
+     * The clock stops in deep sleep: the retry timer does not fire, however much wall time passes.
+     * The alarm the link set wakes it, and the attempt happens then; soon after the loss the CPU is
+     * kept awake (with a timeout) across the wait, later only the alarm wakes it.
+     */
+    @Test
+    public void aRetryHeldBackBySleepHappensWhenTheAlarmGoesOff() {
+        GatewayLink link = link(config());
+        Wake wake = new Wake();
+        link.setWakefulness(wake);
+        link.connect(credentials);
+        clock.runPending();
+        assertEquals(PhoneStatus.Link.WAITING_TO_RETRY, link.state());
+        long delay = link.retryAt() - clock.now();
+        assertEquals("an alarm for the retry", delay, wake.alarmIn);
+        assertTrue("awake through the wait, with a timeout: " + wake.awakeFor, wake.awakeFor > delay && wake.awakeFor <= delay + 10000);
+
+        clock.sleep(3 * 60 * 60 * 1000);
+        assertEquals("asleep: the timer has not fired", 1, attempts.size());
+        link.alarm();
+        clock.runPending();
+        assertEquals("the alarm brought the attempt", 2, attempts.size());
+        assertTrue(wake.alarmIn > 0);
+        assertEquals("hours after the loss, only the alarm wakes the phone", -1, wake.awakeFor);
+
+        // An alarm while not waiting (connected, stopped) does nothing.
+        link.stop(WebSocketClient.NORMAL, "stop");
+        assertEquals(-1, wake.alarmIn);
+        link.alarm();
+        clock.runPending();
+        assertEquals(2, attempts.size());
+    }
 }

@@ -77,6 +77,14 @@ public final class ManualClock implements Clock {
         tasks.retainAll(live);
     }
 
+    /**
+     * Deep sleep: the wall clock moves on, the monotonic clock and the timers on it do not (as a
+     * ScheduledThreadPoolExecutor on System.nanoTime behaves while the CPU is suspended).
+     */
+    public void sleep(long ms) {
+        now += ms;
+    }
+
     /** Tasks still waiting (not cancelled). */
     public int pending() {
         int n = 0;

@@ -252,4 +252,78 @@ public class WebSocketClientTest {
         ws.close(1000, "");
         heard.awaitClose();
     }
+
+    /**
+     * A host name whose first address is dead (127.0.0.2: the echo server listens on 127.0.0.1
+     * only, so the first attempt is refused) still reaches the gateway through its second address.
+     */
+    @Test
+    public void triesEveryAddressTheHostNameHas() throws Exception {
+        URI echo = URI.create(env("WS_ECHO_URL"));
+        final java.util.List<String> asked = new java.util.ArrayList<String>();
+        WebSocketClient.Options options = new WebSocketClient.Options();
+        options.resolver = new WebSocketClient.Resolver() {
+            @Override
+            public java.net.InetAddress[] resolve(String host) throws java.net.UnknownHostException {
+                asked.add(host);
+                return new java.net.InetAddress[] {
+                    java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 2}),
+                    java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 1}),
+                };
+            }
+        };
+        URI named = URI.create("ws://gateway.example:" + echo.getPort() + echo.getPath());
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(named, NO_HEADERS, Tls.config(null), options);
+        ws.start(heard);
+        ws.sendText("through the second address");
+        assertEquals("through the second address", heard.next());
+        assertEquals(Collections.singletonList("gateway.example"), asked);
+        ws.close(WebSocketClient.NORMAL, "done");
+        heard.awaitClose();
+
+        // Every address dead: the failure is the connection's, not a silent success.
+        options.resolver = new WebSocketClient.Resolver() {
+            @Override
+            public java.net.InetAddress[] resolve(String host) throws java.net.UnknownHostException {
+                return new java.net.InetAddress[] {java.net.InetAddress.getByAddress(host, new byte[] {127, 0, 0, 2})};
+            }
+        };
+        try {
+            WebSocketClient.connect(named, NO_HEADERS, Tls.config(null), options);
+            fail("connected to a dead address");
+        } catch (java.net.ConnectException expected) {
+            // refused, as it should be
+        }
+    }
+
+    /** The binder sees each socket before it connects, with the address it is for. */
+    @Test
+    public void theBinderChoosesTheNetworkOfEachSocketBeforeItConnects() throws Exception {
+        final java.util.List<String> bound = new java.util.ArrayList<String>();
+        WebSocketClient.Options options = new WebSocketClient.Options();
+        options.binder = new WebSocketClient.SocketBinder() {
+            @Override
+            public void bind(java.net.Socket socket, java.net.InetAddress target) {
+                bound.add(target.getHostAddress() + (socket.isConnected() ? " connected" : " unconnected"));
+            }
+        };
+        Heard heard = new Heard();
+        WebSocketClient ws = WebSocketClient.connect(URI.create(env("WS_ECHO_URL")), NO_HEADERS, Tls.config(null), options);
+        ws.start(heard);
+        ws.sendText("bound");
+        assertEquals("bound", heard.next());
+        assertEquals(Collections.singletonList("127.0.0.1 unconnected"), bound);
+        ws.close(WebSocketClient.NORMAL, "done");
+        heard.awaitClose();
+    }
+
+    /** Which gateway addresses are on the LAN (bound to the Wi-Fi even without internet). */
+    @Test
+    public void lanAddressesAreThePrivateAndLinkLocalRanges() throws Exception {
+        String[] lan = {"10.1.2.3", "172.16.0.1", "172.31.255.254", "192.168.1.20", "169.254.10.1", "fe80::1", "fd12:3456::1"};
+        String[] not = {"8.8.8.8", "172.32.0.1", "100.64.0.1", "127.0.0.1", "::1", "2001:db8::1", "192.169.0.1"};
+        for (String a : lan) assertTrue(a, WebSocketClient.isLanAddress(java.net.InetAddress.getByName(a)));
+        for (String a : not) assertTrue(a, !WebSocketClient.isLanAddress(java.net.InetAddress.getByName(a)));
+    }
 }

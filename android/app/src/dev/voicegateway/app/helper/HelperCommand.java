@@ -11,14 +11,20 @@ public final class HelperCommand {
     private HelperCommand() {
     }
 
-    /** `adb shell '…'` for this installation (its package and uid). */
+    /**
+     * `adb shell`, then the command on its own line, for this installation (its package and uid):
+     * the only form that works in cmd.exe, PowerShell and POSIX shells alike (StartCommand).
+     */
     public static String text(Context context) {
-        return StartCommand.adb(context.getPackageName(), Process.myUid());
+        return StartCommand.steps(context.getPackageName(), Process.myUid());
     }
 
-    /** Puts the command on the clipboard (to paste into a chat or mail to the computer); returns it. */
+    /**
+     * Puts the command to paste at the phone's prompt (after `adb shell`) on the clipboard, to send
+     * to the computer by chat or mail; returns it.
+     */
     public static String copy(Context context) {
-        String command = text(context);
+        String command = StartCommand.shell(context.getPackageName(), Process.myUid());
         ClipboardManager clipboard = (ClipboardManager) context.getSystemService(Context.CLIPBOARD_SERVICE);
         if (clipboard != null) clipboard.setPrimaryClip(ClipData.newPlainText("Audio helper start command", command));
         return command;

@@ -53,6 +53,16 @@ public final class CallService extends InCallService {
         }
     }
 
+    /**
+     * The lock screen's and the status bar's "Return to call": Telecom asks the in-call app to show
+     * its screen (InCallController.bringToForeground → IInCallService.bringToForeground; API 23).
+     * InCallService's default does nothing, so without this the button does nothing.
+     */
+    @Override
+    public void onBringToForeground(boolean showDialpad) {
+        InCallActivity.show(this);
+    }
+
     @Override
     public void onCallRemoved(Call call) {
         try {

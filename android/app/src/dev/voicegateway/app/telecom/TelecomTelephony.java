@@ -157,10 +157,20 @@ public final class TelecomTelephony implements Telephony {
     public static List<PhoneAccountHandle> accountsOffered(Call call) {
         List<PhoneAccountHandle> out = new ArrayList<PhoneAccountHandle>();
         Call.Details details = call.getDetails();
-        Bundle extras = details == null ? null : details.getExtras();
-        if (extras == null) return out;
-        List<PhoneAccountHandle> listed = extras.getParcelableArrayList(Call.AVAILABLE_PHONE_ACCOUNTS);
-        if (listed != null) out.addAll(listed);
+        if (details == null) return out;
+        // Telecom's CallsManager.startOutgoingCall puts the list in the call's intent extras
+        // (setIntentExtrasAndStartTime; ParcelableCallUtils hands them over as getIntentExtras) on
+        // current versions, and in the call's extras (call.setExtras) on 6.0: read both, intent first.
+        // (packages/services/Telecomm, src/com/android/server/telecom/CallsManager.java)
+        Bundle[] sources = {details.getIntentExtras(), details.getExtras()};
+        for (Bundle extras : sources) {
+            if (extras == null) continue;
+            List<PhoneAccountHandle> listed = extras.getParcelableArrayList(Call.AVAILABLE_PHONE_ACCOUNTS);
+            if (listed != null && !listed.isEmpty()) {
+                out.addAll(listed);
+                return out;
+            }
+        }
         return out;
     }
 
@@ -268,6 +278,11 @@ public final class TelecomTelephony implements Telephony {
         if (telephony == null) return "this phone has no telephony";
         switch (telephony.getSimState()) {
             case TelephonyManager.SIM_STATE_READY: return null;
+            // UNKNOWN is what getSimState() answers whenever the default subscription's slot is
+            // invalid, which on a dual-SIM phone set to "ask every time" it is while SIMs are present
+            // (TelephonyManager.getSimState: getSlotIndex() invalid -> SIM_STATE_UNKNOWN, unless no
+            // SIM at all is present). Telecom knows better: let it place the call or refuse it.
+            case TelephonyManager.SIM_STATE_UNKNOWN: return null;
             case TelephonyManager.SIM_STATE_ABSENT: return "there is no SIM card in the phone";
             case TelephonyManager.SIM_STATE_PIN_REQUIRED: return "the SIM card is locked: enter its PIN on the phone";
             case TelephonyManager.SIM_STATE_PUK_REQUIRED: return "the SIM card is blocked: it needs its PUK";

@@ -29,6 +29,7 @@ import java.util.concurrent.ThreadFactory;
 public final class ScanActivity extends Activity implements SurfaceHolder.Callback, Camera.PreviewCallback {
     public static final String EXTRA_LINK = "link";
     private static final int REQUEST_CAMERA = 1;
+    private static final String STATE_ASKED = "askedCamera";
     /** After a QR code that is not a pairing code, wait before reading the next one. */
     private static final long RETRY_AFTER_WRONG_CODE_MS = 1500;
 
@@ -40,6 +41,13 @@ public final class ScanActivity extends Activity implements SurfaceHolder.Callba
     private Camera camera;
     private int frameWidth, frameHeight;
     private boolean surfaceReady;
+    /**
+     * The camera was asked for once in this screen's life. Asking opens the system's permission
+     * activity, which pauses and resumes this one (Activity.requestPermissions starts it with
+     * startActivityForResult): asking again in onResume after a denial loops, and after "don't
+     * ask again" the system answers at once, so the loop spins. Ask once; then offer the settings.
+     */
+    private boolean askedCamera;
     private volatile boolean done;
 
     private final Runnable nextFrame = new Runnable() {
@@ -52,6 +60,7 @@ public final class ScanActivity extends Activity implements SurfaceHolder.Callba
     @Override
     protected void onCreate(Bundle savedInstanceState) {
         super.onCreate(savedInstanceState);
+        askedCamera = savedInstanceState != null && savedInstanceState.getBoolean(STATE_ASKED);
         setContentView(R.layout.activity_scan);
         hint = (TextView) findViewById(R.id.scan_hint);
         holder = ((SurfaceView) findViewById(R.id.scan_preview)).getHolder();
@@ -75,11 +84,39 @@ public final class ScanActivity extends Activity implements SurfaceHolder.Callba
                 return t;
             }
         });
-        if (checkSelfPermission(Manifest.permission.CAMERA) != PackageManager.PERMISSION_GRANTED) {
+        if (checkSelfPermission(Manifest.permission.CAMERA) == PackageManager.PERMISSION_GRANTED) {
+            hint.setOnClickListener(null);
+            if (surfaceReady) openCamera();
+        } else if (!askedCamera) {
+            askedCamera = true;
             requestPermissions(new String[] {Manifest.permission.CAMERA}, REQUEST_CAMERA);
-        } else if (surfaceReady) {
-            openCamera();
+        } else {
+            offerSettings();
         }
+    }
+
+    @Override
+    protected void onSaveInstanceState(Bundle out) {
+        super.onSaveInstanceState(out);
+        out.putBoolean(STATE_ASKED, askedCamera);
+    }
+
+    /** After a denial: say so, and let a tap open this app's page in Settings to allow the camera. */
+    private void offerSettings() {
+        hint.setText(R.string.scan_no_permission);
+        hint.setOnClickListener(new View.OnClickListener() {
+            @Override
+            public void onClick(View v) {
+                // Settings.ACTION_APPLICATION_DETAILS_SETTINGS with a package: URI (API 9).
+                Intent settings = new Intent(android.provider.Settings.ACTION_APPLICATION_DETAILS_SETTINGS,
+                        android.net.Uri.fromParts("package", getPackageName(), null));
+                try {
+                    startActivity(settings);
+                } catch (android.content.ActivityNotFoundException e) {
+                    hint.setText(R.string.scan_no_permission);
+                }
+            }
+        });
     }
 
     @Override
@@ -94,7 +131,7 @@ public final class ScanActivity extends Activity implements SurfaceHolder.Callba
         if (grantResults.length > 0 && grantResults[0] == PackageManager.PERMISSION_GRANTED) {
             if (surfaceReady) openCamera();
         } else {
-            hint.setText(R.string.scan_no_permission);
+            offerSettings();
         }
     }
 

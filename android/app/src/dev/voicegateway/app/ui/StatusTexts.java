@@ -15,12 +15,20 @@ public final class StatusTexts {
             case UNPAIRED: return c.getString(R.string.link_unpaired);
             case STOPPED: return c.getString(R.string.link_stopped);
             case CONNECTING: return c.getString(R.string.link_connecting);
-            case CONNECTED: return c.getString(R.string.link_connected);
+            case CONNECTED: return connected(c);
             default:
                 if (!countdown) return c.getString(R.string.link_retrying_soon);
                 long seconds = Math.max(0, (s.retryAt - System.currentTimeMillis() + 999) / 1000);
                 return c.getString(R.string.link_retrying, seconds);
         }
+    }
+
+    /** Connected, and over which network: the Wi-Fi for a gateway on the LAN, or the phone's default. */
+    private static String connected(Context c) {
+        String network = dev.voicegateway.app.VoiceGatewayApp.of(c).lan().lastChoice();
+        if ("wifi".equals(network)) return c.getString(R.string.link_connected_wifi);
+        if ("default".equals(network)) return c.getString(R.string.link_connected_default);
+        return c.getString(R.string.link_connected);
     }
 
     public static String call(Context c, PhoneStatus.CallSummary call) {

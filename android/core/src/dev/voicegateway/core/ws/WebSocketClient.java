@@ -6,9 +6,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -49,7 +51,40 @@ public final class WebSocketClient {
         /** One second of 16 kHz s16le audio. */
         public long maxQueuedAudioBytes = 32000;
         public int closeTimeoutMs = 2000;
+        /** How a host name becomes addresses (the system's resolver; a test names its own). */
+        public Resolver resolver = SYSTEM_RESOLVER;
+        /** Binds each socket to a network before it connects (the app's LAN binding); null binds none. */
+        public SocketBinder binder;
     }
+
+    /** Chooses the network of a socket before it connects (Android: Network.bindSocket). */
+    public interface SocketBinder {
+        void bind(Socket socket, InetAddress target) throws IOException;
+    }
+
+    /**
+     * An address of the local network, where the gateway is reached through the Wi-Fi even when
+     * that Wi-Fi has no internet: RFC 1918 (10/8, 172.16/12, 192.168/16), link-local (169.254/16,
+     * fe80::/10) and IPv6 unique local (fc00::/7). Not the carrier's shared range (100.64/10), nor
+     * loopback.
+     */
+    public static boolean isLanAddress(InetAddress a) {
+        if (a.isSiteLocalAddress() || a.isLinkLocalAddress()) return true;
+        byte[] b = a.getAddress();
+        return b.length == 16 && (b[0] & 0xfe) == 0xfc;
+    }
+
+    /** Resolves a host name to every address it has, in the order to try them. */
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    public static final Resolver SYSTEM_RESOLVER = new Resolver() {
+        @Override
+        public InetAddress[] resolve(String host) throws UnknownHostException {
+            return InetAddress.getAllByName(host);
+        }
+    };
 
     public static final int NORMAL = 1000;
     public static final int GOING_AWAY = 1001;
@@ -83,7 +118,7 @@ public final class WebSocketClient {
 
     /**
      * Opens the TCP (and TLS) connection and performs the upgrade, blocking for at most about
-     * twice {@link Options#connectTimeoutMs}. Nothing is read after the upgrade until {@link #start}.
+     * {@link Options#connectTimeoutMs} per address the host name has, plus one for the upgrade. Nothing is read after the upgrade until {@link #start}.
      *
      * @throws HandshakeException when the server answers with a status other than 101
      */
@@ -96,10 +131,9 @@ public final class WebSocketClient {
         int port = uri.getPort() != -1 ? uri.getPort() : secure ? 443 : 80;
         String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
 
-        Socket plain = new Socket();
+        Socket plain = connectAny(options.resolver.resolve(bareHost), port, options.connectTimeoutMs, options.binder);
         Socket socket = plain;
         try {
-            plain.connect(new InetSocketAddress(bareHost, port), options.connectTimeoutMs);
             plain.setTcpNoDelay(true);
             plain.setSoTimeout(options.connectTimeoutMs);
             if (secure) {
@@ -129,6 +163,29 @@ public final class WebSocketClient {
             closeQuietly(socket);
             throw e;
         }
+    }
+
+    /**
+     * Connects to the first of {@code addresses} that accepts, each given {@code timeoutMs}: a name
+     * with an IPv6 address the network cannot reach, or a stale first record, must not make the
+     * gateway unreachable while another address works. The last failure is thrown when none does.
+     */
+    static Socket connectAny(InetAddress[] addresses, int port, int timeoutMs, SocketBinder binder) throws IOException {
+        IOException last = null;
+        for (InetAddress address : addresses) {
+            Socket s = new Socket();
+            try {
+                if (binder != null) binder.bind(s, address);
+                s.connect(new InetSocketAddress(address, port), timeoutMs);
+                return s;
+            } catch (IOException e) {
+                closeQuietly(s);
+                if (last != null) e.addSuppressed(last);
+                last = e;
+            }
+        }
+        if (last == null) throw new UnknownHostException("no address");
+        throw last;
     }
 
     /** Starts reading and writing; every later event goes to {@code listener}. */
