@@ -4,7 +4,7 @@ import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
-import { text } from '../../text.js';
+import { text, wellFormed, wellFormedJson } from '../../text.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
 export const StreamConfig = z
@@ -95,6 +95,7 @@ const numberText = (parse: (text: string) => { ok: true; number: string } | { ok
   z
     .string()
     .trim()
+    .check(wellFormed())
     .min(1)
     .max(LIMITS.callToMaxLength)
     .transform((text, ctx) => {
@@ -123,6 +124,7 @@ export const PlaceCall = z
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
     metadata: z
       .record(z.string(), z.unknown())
+      .check(wellFormedJson())
       .refine((v) => fitsJson(v), JSON_TOO_LARGE)
       .optional()
       .openapi({ description: 'stored with the call and returned on reads and webhooks; at most 16 KiB as JSON' }),
