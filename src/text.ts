@@ -27,20 +27,31 @@ export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
  * null when all of it is: for the JSON objects clients send (call metadata, phone event payloads, socket
  * messages), whose keys and values are all stored or passed on.
  */
-export function illFormedPath(value: unknown, path: readonly (string | number)[] = []): (string | number)[] | null {
-  if (typeof value === 'string') return isWellFormed(value) ? null : [...path];
-  if (typeof value !== 'object' || value === null) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = illFormedPath(value[i], [...path, i]);
-      if (bad) return bad;
-    }
-    return null;
+export function illFormedPath(value: unknown): (string | number)[] | null {
+  // Iterative, each node linked to its parent: a value nested 100,000 deep (which a 1 MiB body can
+  // be) must be refused by the size check, not overflow the stack here.
+  interface Node {
+    value: unknown;
+    key: string | number | undefined;
+    parent: Node | undefined;
   }
-  for (const [key, inner] of Object.entries(value)) {
-    if (!isWellFormed(key)) return [...path, key];
-    const bad = illFormedPath(inner, [...path, key]);
-    if (bad) return bad;
+  const pathOf = (node: Node | undefined, last?: string): (string | number)[] => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let n = node; n && n.key !== undefined; n = n.parent) path.push(n.key);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value, key: undefined, parent: undefined }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) return pathOf(node);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: node });
+    } else if (typeof v === 'object' && v !== null) {
+      const entries = Object.entries(v);
+      for (const [key] of entries) if (!isWellFormed(key)) return pathOf(node, key);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: node });
+    }
   }
   return null;
 }
