@@ -1,3 +1,5 @@
+import { illFormedPath } from '../text.js';
+
 /** The wire formats of call audio: `raw` (the gateway's own, also the media socket's) and `vendor` (Twilio Media Streams). */
 export type StreamFormat = 'raw' | 'vendor';
 
@@ -52,5 +54,8 @@ export function parseObject(data: Buffer): Record<string, unknown> | string {
     return 'not JSON';
   }
   if (typeof parsed !== 'object' || parsed === null) return 'not a JSON object';
+  // A lone surrogate (`"\\ud800"`) would reach a mark name told back, or the log, as what it is not.
+  const illFormed = illFormedPath(parsed);
+  if (illFormed) return `not well-formed Unicode at ${illFormed.join('.')} (half of a surrogate pair)`;
   return parsed as Record<string, unknown>;
 }

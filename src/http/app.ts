@@ -10,6 +10,7 @@ import { OPENAPI_TAGS } from './openapi.js';
 import { errorResponse, handleError, validationError } from './errors.js';
 import { forwardToPhoneNode, nameNodeToNodes } from './forward.js';
 import { registerRoutes } from './routes/index.js';
+import { refuseUndecodableTarget } from './target-escapes.js';
 import type { AppEnv, HttpServices } from './services.js';
 
 export type GatewayApp = OpenAPIHono<AppEnv>;
@@ -74,6 +75,7 @@ export function createHttpApp(services: HttpServices): GatewayApp {
     }),
   );
   app.use('*', emptyJsonBodyIsEmptyObject);
+  app.use('*', refuseUndecodableTarget);
   app.use('/v1/*', requireCredential(services));
   app.use('/v1/*', forwardToPhoneNode(services));
   app.use('/health', nameNodeToNodes(services));

@@ -6,6 +6,7 @@ import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
 import type { PhoneFrameReceiver } from './audio-port.js';
 import { closeTooSlow, Heartbeat, HeldWrites, type PingTimings } from '../socket-guard.js';
+import { illFormedPath, WELL_FORMED_MESSAGE } from '../text.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
 export interface ConnectionHandlers {
@@ -186,6 +187,9 @@ export class PhoneConnection {
     } catch {
       return this.refuse('The message is not JSON');
     }
+    // Every text of every message, keys and unknown fields too, whatever its type: none is stored changed.
+    const illFormed = illFormedPath(json);
+    if (illFormed) return this.refuse(`Invalid message: ${illFormed.join('.') || 'the message'}: ${WELL_FORMED_MESSAGE}`);
     const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
     if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return this.refuse(`Unknown message type ${JSON.stringify(type ?? null)}`);
     const parsed = PhoneMessage.safeParse(json);

@@ -156,6 +156,14 @@ export class DeviceService {
     return { code, expiresAt, publicUrl, pairUri, qrSvg: svg };
   }
 
+  /**
+   * Whether someone with a credential made a pairing code for this address (without trailing
+   * slashes) in the last ten minutes: the address the console shows beside it is the gateway's own.
+   */
+  async isPairingAddress(publicUrl: string): Promise<boolean> {
+    return this.repo.pairingAddressLive(publicUrl, new Date().toISOString());
+  }
+
   /** Redeems a one-time code for a new phone and its token (shown this once; only its hash is kept). */
   async pair(request: PairRequest): Promise<{ deviceId: string; deviceToken: string }> {
     const now = new Date().toISOString();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
-import { text, textWithLines } from '../text.js';
+import { text, textWithLines, wellFormedJson } from '../text.js';
 import { DiagnosticsReport } from './diagnostics.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
@@ -72,7 +72,7 @@ const Event = z.object({
   direction: z.enum(['incoming', 'outgoing']).optional(),
   remoteNumber: text().max(64).optional(),
   occurredAt: z.iso.datetime({ offset: true }),
-  payload: z.record(z.string(), z.unknown()).refine((v) => fitsJson(v), JSON_TOO_LARGE).default({}),
+  payload: z.record(z.string(), z.unknown()).check(wellFormedJson()).refine((v) => fitsJson(v), JSON_TOO_LARGE).default({}),
 });
 
 /** Extension 1.1: keypad digits the remote party pressed, detected by the phone. */

@@ -77,6 +77,12 @@ export class DevicesRepo {
     });
   }
 
+  /** Whether a pairing code that has not expired was made for this public address. */
+  async pairingAddressLive(publicUrl: string, now: string): Promise<boolean> {
+    const row = await this.db.selectFrom('pairing_codes').select('code_hash').where('public_url', '=', publicUrl).where('expires_at', '>', now).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async deleteExpiredPairingCodes(now: string): Promise<void> {
     await this.db.deleteFrom('pairing_codes').where('expires_at', '<', now).execute();
   }

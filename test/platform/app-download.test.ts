@@ -76,16 +76,37 @@ describe('GET /app/voice-gateway.apk', () => {
 describe('GET /app/install-qr.svg', () => {
   const expected = (url: string) => QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 
-  it('is a QR code of the download address at the address given, and never shows the saved public address', async () => {
+  it('is a QR code of the download address at the gateway\'s own address, and never shows the saved public address', async () => {
     const { g } = await gatewayServing(null, { PUBLIC_URL: 'https://gw.example.com' });
-    const given = await g.api('GET', `/app/install-qr.svg?url=${encodeURIComponent('http://192.168.1.20:8080/')}`, undefined, { key: null });
+    const given = await g.api('GET', `/app/install-qr.svg?url=${encodeURIComponent('https://gw.example.com/')}`, undefined, { key: null });
     expect(given.status, show(given)).toBe(200);
     expect(given.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-    expect(given.text).toBe(await expected('http://192.168.1.20:8080/app/voice-gateway.apk'));
+    expect(given.text).toBe(await expected('https://gw.example.com/app/voice-gateway.apk'));
     // Open to everybody: without `url` it would tell anyone the gateway's public address.
     const saved = await g.api('GET', '/app/install-qr.svg', undefined, { key: null });
     expect(saved.status, show(saved)).toBe(400);
     expect(saved.body.error.issues).toEqual([expect.objectContaining({ path: 'query.url', code: expect.any(String) })]);
+  });
+
+  it('draws no QR code for a stranger\'s host: only the public address, the request\'s own origin or a current pairing\'s address', async () => {
+    const { g } = await gatewayServing(null, { PUBLIC_URL: 'https://gw.example.com/voice' });
+    const qr = (url: string) => g.api('GET', `/app/install-qr.svg?url=${encodeURIComponent(url)}`, undefined, { key: null });
+    for (const stranger of ['https://evil.example.net', 'https://gw.example.com.evil.example.net/voice', 'https://gw.example.com/other', 'http://192.168.1.20:8080']) {
+      const refused = await qr(stranger);
+      expect(refused.status, `${stranger}: ${show(refused)}`).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', issues: [{ path: 'query.url', message: expect.stringContaining('own address') }] });
+      expect(refused.text).not.toContain('<svg');
+    }
+    for (const own of ['https://gw.example.com/voice', 'https://GW.example.com:443/voice/', g.url, `${g.url}/`]) {
+      const drawn = await qr(own);
+      expect(drawn.status, `${own}: ${show(drawn)}`).toBe(200);
+      expect(drawn.text).toBe(await expected(`${own.replace(/\/+$/, '')}/app/voice-gateway.apk`));
+    }
+    // The console asks for an address when none is configured and pairs with it: that one is the gateway's too.
+    expect((await qr('http://192.168.1.20:8080')).status).toBe(400);
+    expect((await g.api('POST', '/v1/pairing', { publicUrl: 'http://192.168.1.20:8080/' })).status).toBe(200);
+    expect((await qr('http://192.168.1.20:8080')).status).toBe(200);
+    expect((await qr('http://192.168.1.20:8080/')).status).toBe(200);
   });
 
   it('answers 400 for an address that is not http(s), and when no address is known', async () => {

@@ -3,11 +3,13 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRoute, z } from '@hono/zod-openapi';
-import { GatewayError } from '../../errors.js';
+import type { Context } from 'hono';
+import { GatewayError, invalidInput } from '../../errors.js';
 import { qrSvg } from '../../phones/index.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, PUBLIC } from '../openapi.js';
 import { PublicUrl } from '../schemas/common.js';
+import { cameOverHttps } from '../session.js';
 import type { HttpServices } from '../services.js';
 
 /** Where `npm run build:android` writes the app (scripts/android/build.ts). */
@@ -46,6 +48,31 @@ function apkReader(file: string): () => Promise<Built | undefined> {
 
 const notBuilt = (): GatewayError =>
   new GatewayError('NOT_FOUND', 'The Android app has not been built on this gateway. Build it with `npm run build:android` in the gateway\'s folder (it needs a JDK), then download it again.');
+
+/** An address as compared: parsed and written back (case of the host, default port), without trailing slashes. */
+function normalized(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).href.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `url` is the gateway's own public address: the configured one (PUBLIC_URL, or the one
+ * saved in the settings), the origin the request itself came to (its Host header), or the address of
+ * a pairing code made in the last ten minutes (the console asks for one when none is configured).
+ * Anything else would be a QR code for a stranger's host with the gateway's name on it.
+ */
+async function isOwnAddress(url: string, c: Context, services: HttpServices): Promise<boolean> {
+  const wanted = normalized(url);
+  if (wanted === undefined) return false;
+  if (wanted === normalized(services.settings.publicUrl())) return true;
+  const host = c.req.header('host');
+  if (host && wanted === normalized(`${cameOverHttps(c) ? 'https' : 'http'}://${host.trim()}`)) return true;
+  return services.devices.isPairingAddress(url.replace(/\/+$/, ''));
+}
 
 export function registerAppDownloadRoutes(app: GatewayApp, services: HttpServices): void {
   const apk = apkReader(services.appApkPath);
@@ -96,11 +123,14 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
       operationId: 'getAppInstallQrCode',
       tags: ['App'],
       summary: 'A QR code of the app\'s download address, for a phone\'s camera',
-      description: 'Encodes `<url>/app/voice-gateway.apk`. The console shows it beside the pairing QR code.',
+      description:
+        'Encodes `<url>/app/voice-gateway.apk`. The console shows it beside the pairing QR code. Only for the gateway\'s own address: ' +
+        'the configured public address (`PUBLIC_URL` or the settings), the origin the request came to, or the address of a pairing code ' +
+        'made in the last ten minutes; any other is 400, so nobody can have the gateway draw a QR code for another host.',
       ...PUBLIC,
       request: {
         query: z.object({
-          url: PublicUrl.openapi({ description: 'The gateway\'s address as the phone reaches it (the console passes the public address it shows)', example: 'http://192.168.1.20:8080' }),
+          url: PublicUrl.openapi({ description: 'The gateway\'s own address as the phone reaches it (the console passes the public address it shows)', example: 'http://192.168.1.20:8080' }),
         }),
       },
       responses: {
@@ -111,6 +141,9 @@ export function registerAppDownloadRoutes(app: GatewayApp, services: HttpService
     async (c) => {
       // `url` is required: open to everybody, the answer must not reveal the saved public address.
       const base = c.req.valid('query').url;
+      if (!(await isOwnAddress(base, c, services))) {
+        throw invalidInput('query.url', 'must be this gateway\'s own address: its public address (PUBLIC_URL or the settings), the address this request came to, or that of a current pairing code', 'not_own_address');
+      }
       const svg = await qrSvg(`${base.replace(/\/+$/, '')}${APP_DOWNLOAD_PATH}`);
       return c.body(svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
     },

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../limits.js';
-import { text } from '../../text.js';
+import { text, wellFormed } from '../../text.js';
 import { DateTime } from './common.js';
 
 export const Email = z
@@ -11,6 +11,7 @@ export const Email = z
   .openapi({ type: 'string', format: 'email', maxLength: LIMITS.emailMaxLength, example: 'owner@example.com' });
 export const Password = z
   .string()
+  .check(wellFormed())
   .min(LIMITS.passwordMinLength, `must be at least ${LIMITS.passwordMinLength} characters`)
   .max(LIMITS.passwordMaxLength, `must be at most ${LIMITS.passwordMaxLength} characters`)
   .openapi({ example: 'correct horse battery staple' });
@@ -25,7 +26,7 @@ export const User = z
   })
   .openapi('User');
 
-export const Credentials = z.object({ email: Email, password: z.string().min(1).max(LIMITS.passwordMaxLength) }).openapi('Credentials');
+export const Credentials = z.object({ email: Email, password: z.string().check(wellFormed()).min(1).max(LIMITS.passwordMaxLength) }).openapi('Credentials');
 export const NewAccount = z.object({ email: Email, password: Password }).openapi('NewAccount');
 export const OwnerSetup = NewAccount.extend({
   setupToken: text()

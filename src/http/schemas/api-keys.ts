@@ -15,5 +15,5 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const ApiKeyCreate = z
-  .object({ name: text({ trim: true }).min(1).max(LIMITS.apiKeyNameMaxLength) })
+  .object({ name: text({ trim: true, name: true }).min(1).max(LIMITS.apiKeyNameMaxLength) })
   .openapi('ApiKeyCreate');

@@ -35,7 +35,7 @@ export const AssistantCallInfo = z
 export const AssistantSettings = z
   .object({
     autoAnswer: z.boolean().openapi({ description: 'answer incoming calls with the assistant (unless incomingStreamUrl is set)' }),
-    ownerName: text().max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
+    ownerName: text({ name: true }).max(80).openapi({ description: 'who the assistant answers for', example: 'Dana Weber' }),
     about: textWithLines().max(4000).openapi({ description: 'facts the assistant may tell callers' }),
     voice: z.enum(ASSISTANT_VOICES).openapi({ description: 'a voice of the speech model' }),
   })

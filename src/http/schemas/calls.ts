@@ -5,7 +5,7 @@ import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/
 import { GATEWAY_EVENT_NAMES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
-import { text } from '../../text.js';
+import { text, wellFormed, wellFormedJson } from '../../text.js';
 import { AssistantTaskInput } from './assistant-task.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
@@ -103,6 +103,7 @@ const numberText = (parse: (text: string) => { ok: true; number: string } | { ok
   z
     .string()
     .trim()
+    .check(wellFormed())
     .min(1)
     .max(LIMITS.callToMaxLength)
     .transform((text, ctx) => {
@@ -131,6 +132,7 @@ export const PlaceCall = z
     webhookUrl: HttpUrl.optional().openapi({ description: 'receives this call\'s events instead of the default webhook' }),
     metadata: z
       .record(z.string(), z.unknown())
+      .check(wellFormedJson())
       .refine((v) => fitsJson(v), JSON_TOO_LARGE)
       .optional()
       .openapi({ description: 'stored with the call and returned on reads and webhooks; at most 16 KiB as JSON' }),

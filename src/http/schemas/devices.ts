@@ -32,7 +32,7 @@ export const PairingRequest = z.object({ publicUrl: PublicUrl.optional() }).open
 export const PhonePair = z
   .object({
     code: text({ trim: true }).min(1).max(64),
-    name: text({ trim: true }).min(1).max(120),
+    name: text({ trim: true, name: true }).min(1).max(120),
     model: text().max(100).optional(),
     android: text().max(50).optional(),
     appVersion: text().max(50).optional(),
@@ -42,7 +42,7 @@ export const PhonePair = z
 export const PhoneCredentials = z.object({ deviceId: z.string(), deviceToken: z.string() }).openapi('PhoneCredentials');
 
 export const DeviceUpdate = z
-  .strictObject({ name: text({ trim: true }).min(1).max(120).openapi({ description: 'how the console and the API name the phone', example: 'Front desk' }) })
+  .strictObject({ name: text({ trim: true, name: true }).min(1).max(120).openapi({ description: 'how the console and the API name the phone', example: 'Front desk' }) })
   .openapi('DeviceUpdate');
 
 export const DeviceIdParam = z.object({ deviceId: text().min(1).openapi({ param: { name: 'deviceId', in: 'path' } }) });
