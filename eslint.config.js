@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'console/dist/', 'docs/', 'scratch/', 'test-results/', 'bench/profiles/', 'android/build/', 'android/.toolchain/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'console/dist/', 'docs/', 'scratch/', 'test-results/', 'bench/profiles/', 'android/build/', 'android/.toolchain/', 'android/.adb-peers/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

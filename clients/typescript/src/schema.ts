@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * A QR code of the app's download address, for a phone's camera
-         * @description Encodes `<url>/app/voice-gateway.apk`. The console shows it beside the pairing QR code.
+         * @description Encodes `<url>/app/voice-gateway.apk`. The console shows it beside the pairing QR code. Only for the gateway's own address: the configured public address (`PUBLIC_URL` or the settings), the origin the request came to, or the address of a pairing code made in the last ten minutes; any other is 400, so nobody can have the gateway draw a QR code for another host.
          */
         get: operations["getAppInstallQrCode"];
         put?: never;
@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * WebSocket carrying the call audio (16 kHz mono s16le, 20 ms frames)
-         * @description Connect with a WebSocket upgrade, authenticated like the REST interface (API key, or the console session cookie from the gateway's own origin); a refused upgrade answers 401, 404 (unknown call) or 409 `DEVICE_OFFLINE` (the call has ended) with the error body. The gateway sends `{type: "start", callId, direction, remoteNumber, deviceId, format}`, then binary 640-byte frames of the remote party's voice, then `{type: "stop", callId}` and closes with 1000 when the call ends. Send binary PCM of any length to play it into the call (in order, mixed with other sources) and `{"type": "clear"}` to drop what has not played yet. Several sockets may listen to one call.
+         * @description Connect with a WebSocket upgrade, authenticated like the REST interface (API key, or the console session cookie from the gateway's own origin); a refused upgrade answers 401, 404 (unknown call) or 409 `DEVICE_OFFLINE` (the call has ended) with the error body. The gateway sends `{type: "start", callId, direction, remoteNumber, deviceId, format}`, then binary 640-byte frames of the remote party's voice, then `{type: "stop", callId}` and closes with 1000 when the call ends. Send binary PCM of any length to play it into the call (in order, mixed with other sources) and `{"type": "clear"}` to drop what has not played yet; any other text (or text that is not well-formed Unicode) is answered `{type: "error", code: "BAD_MESSAGE"}` and the socket stays open. Up to 16 sockets may listen to one call at once; the next is refused with 409 `CONFLICT` until one closes.
          */
         get: operations["openCallMedia"];
         put?: never;
@@ -1638,7 +1638,7 @@ export interface operations {
     getAppInstallQrCode: {
         parameters: {
             query: {
-                /** @description The gateway's address as the phone reaches it (the console passes the public address it shows) */
+                /** @description The gateway's own address as the phone reaches it (the console passes the public address it shows) */
                 url: string;
             };
             header?: never;
