@@ -19,6 +19,8 @@ if [ ! -f "$RECIPE/adbd-probe-env.patch" ] || [ ! -d "$RECIPE/shim" ]; then
 fi
 A=${ADB_PEERS_DIR:-$(cd "$HERE/../../.." && pwd)/android/.adb-peers}
 mkdir -p "$A/bin"
+# The real path: bin/run names it, and android/.adb-peers may be a link to a cache that outlives the clone.
+A=$(cd "$A" && pwd -P)
 if [ -x "$A/bin/adb_pairing_server" ] && [ -x "$A/bin/adbd-tls" ] && [ -x "$A/bin/run" ]; then exit 0; fi
 
 # ---- fetch: trixie packages through a private apt state (the system's apt is not touched) ----
