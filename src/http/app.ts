@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { GatewayError } from '../errors.js';
+import { GatewayError, invalidInput } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { requireCredential, requireMetricsCredential } from './auth.js';
 import { mountConsole } from './console-static.js';
@@ -31,6 +31,28 @@ const emptyJsonBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) =>
     }
   }
   await next();
+};
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON travels as UTF-8 (RFC 8259 section 8.1). The platform's parser reads every byte that is not
+ * UTF-8 as U+FFFD, so such a body would be stored silently changed; it is refused as the malformed
+ * JSON it is. The bytes are read once into Hono's body cache, which the validator and the node
+ * forwarder then read from; the read stays under the body limit's stream.
+ */
+const refuseJsonNotUtf8: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { method } = c.req;
+  if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && /json/i.test(c.req.header('content-type') ?? '')) {
+    const bytes = await c.req.arrayBuffer();
+    try {
+      strictUtf8.decode(bytes);
+    } catch {
+      return errorResponse(c, invalidInput('body', 'not valid JSON: its bytes are not UTF-8', 'invalid_json'));
+    }
+  }
+  await next();
+  return undefined;
 };
 
 /**
@@ -77,6 +99,7 @@ export function createHttpApp(services: HttpServices): GatewayApp {
   app.use('*', emptyJsonBodyIsEmptyObject);
   app.use('*', refuseUndecodableTarget);
   app.use('/v1/*', requireCredential(services));
+  app.use('/v1/*', refuseJsonNotUtf8);
   app.use('/v1/*', forwardToPhoneNode(services));
   app.use('/health', nameNodeToNodes(services));
   app.use('/metrics', requireMetricsCredential(services));

@@ -34,14 +34,14 @@ export interface ApiResponse<T = unknown> {
 
 // Tests read response bodies loosely unless they name a type; the assertions check the shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ApiClient = <T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string>; raw?: string }) => Promise<ApiResponse<T>>;
+export type ApiClient = <T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string>; raw?: string | Uint8Array }) => Promise<ApiResponse<T>>;
 
 export function apiClient(baseUrl: string, defaultKey: string | null = TEST_API_KEY): ApiClient {
   return async (method, urlPath, body, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? defaultKey : options.key;
     if (key) headers.authorization = `Bearer ${key}`;
-    let payload: string | undefined = options.raw;
+    let payload: string | Uint8Array | undefined = options.raw;
     if (body !== undefined) payload = JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(baseUrl + urlPath, { method, headers, body: payload });

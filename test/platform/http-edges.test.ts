@@ -121,6 +121,16 @@ describe('malformed JSON', () => {
         error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/JSON/), issues: [{ path: 'body', message: expect.stringMatching(/JSON/), code: 'invalid_json' }] },
       });
     }
+    // Bytes that are not UTF-8 (a Latin-1 name, a stray 0xff) are refused, not stored as U+FFFD.
+    for (const raw of [Buffer.from('{"name":"caf\xe9"}', 'latin1'), Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])]) {
+      const res = await g.api('POST', '/v1/api-keys', undefined, { raw });
+      expect(res.status, show(res)).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'body', message: expect.stringMatching(/UTF-8/), code: 'invalid_json' }] } });
+    }
+    const keys = await g.api<{ apiKeys: { name: string }[] }>('GET', '/v1/api-keys');
+    expect(keys.body.apiKeys.map((k) => k.name)).not.toContainEqual(expect.stringContaining('\ufffd'));
+    const utf8 = await g.api('POST', '/v1/api-keys', undefined, { raw: Buffer.from('{"name":"café"}', 'utf8') });
+    expect(utf8.status, show(utf8)).toBe(201);
     const notJson = await g.api('POST', '/v1/api-keys', undefined, { raw: '{"name":"x"}', headers: { 'content-type': 'text/plain' } });
     expect(notJson.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', issues: [{ path: 'header.content-type', message: expect.stringMatching(/JSON/) }] } });
     const socket = await g.api('GET', '/v1/live');
