@@ -16,7 +16,8 @@ import {
 import { openLive } from '../console/support.js';
 import { KEY } from '../assistant/support.js';
 import { startFakeRealtime, type FakeRealtime } from '../fakes/realtime-server.js';
-import { agent, openMedia, placeCall, rampPcm, streamInfo, TONE } from '../streams/helpers.js';
+import { MAX_MEDIA_SOCKETS_PER_CALL } from '../../src/media/media-socket.js';
+import { agent, openMedia, placeCall, rampPcm, streamInfo, TONE, type PeerSocket } from '../streams/helpers.js';
 import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
 
 
@@ -141,6 +142,31 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect((await b.api('POST', `/v1/calls/${call.id}/hangup`)).status).toBe(202);
     expect((await media.peer.message((m) => m.type === 'stop')).callId).toBe(call.id);
     await conn.message((m) => m.type === 'stop');
+  });
+
+  it(`keeps the cap of ${MAX_MEDIA_SOCKETS_PER_CALL} media sockets per call for sockets opened through the other node, and passes its 409 on`, async () => {
+    const phone = await t.phone(a, { dial: { outcome: 'answer', ringMs: 20 }, audio: TONE });
+    const { call } = await placeCall(b, phone);
+    await callInState(b, call.id, 'active');
+    const sockets: PeerSocket[] = [];
+    // Half on the phone's node, half proxied from the other: the cap counts them together.
+    while (sockets.length < MAX_MEDIA_SOCKETS_PER_CALL) {
+      const outcome = await openMedia(sockets.length % 2 === 0 ? a : b, call.id, auth);
+      if (!outcome.ok) throw new Error(`media socket ${sockets.length + 1} refused: ${outcome.status} ${JSON.stringify(outcome.body)}`);
+      t.defer(() => outcome.peer.close());
+      sockets.push(outcome.peer);
+    }
+    const refused = await openMedia(b, call.id, auth);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) {
+      expect(refused.status).toBe(409);
+      expect((refused.body as ErrorBody).error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`${MAX_MEDIA_SOCKETS_PER_CALL} media sockets`) });
+    }
+    // A proxied socket that closes frees its place on the phone's node.
+    await sockets.splice(1, 1)[0]!.close();
+    const again = await eventually(() => openMedia(b, call.id, auth), (outcome) => outcome.ok, { what: 'a media socket after one closed' });
+    if (again.ok) t.defer(() => again.peer.close());
+    expect((await b.api('POST', `/v1/calls/${call.id}/hangup`)).status).toBe(202);
   });
 
   it('answers an incoming call with the incoming stream set on the other node, and hands a call to the assistant through it: both run on the phone\'s node', async () => {
