@@ -196,13 +196,10 @@ final class NsdDiscovery {
     private void publish() {
         int port;
         synchronized (lock) {
-            // NsdServiceInfo's type comes back as "._adb-tls-connect._tcp" or with a trailing dot on some
-            // versions; ownPort matches by prefix, so the leading dot is taken off.
+            // Only this type is discovered here, and NsdServiceInfo reports it in several spellings across
+            // versions (a leading or trailing dot, the domain): the discovery's own type is used.
             List<AdbDiscovery.Service> seen = new ArrayList<AdbDiscovery.Service>();
-            for (AdbDiscovery.Service s : resolved.values()) {
-                String t = s.type.startsWith(".") ? s.type.substring(1) : s.type;
-                seen.add(new AdbDiscovery.Service(t, s.host, s.port));
-            }
+            for (AdbDiscovery.Service s : resolved.values()) seen.add(new AdbDiscovery.Service(type, s.host, s.port));
             port = AdbDiscovery.ownPort(seen, type, ownAddresses);
             if (port == lastPort) return;
             lastPort = port;
