@@ -16,6 +16,7 @@ import dev.voicegateway.core.adb.AdbPairingClient;
 import dev.voicegateway.core.adb.CodeEntry;
 import dev.voicegateway.core.adb.SelfStart;
 import dev.voicegateway.core.adb.SelfStartRun;
+import dev.voicegateway.core.adb.SwitchWatch;
 import dev.voicegateway.core.helper.HelperAudioPort;
 import dev.voicegateway.core.helper.StartCommand;
 import java.io.File;
@@ -60,6 +61,8 @@ public final class SelfStarter {
     private NsdDiscovery pairingDiscovery;
     // Read by the status screen.
     private volatile String lastMessage;
+    /** Keeps the switch's observer from taking the app's own writes for the person's. */
+    private final SwitchWatch watch = new SwitchWatch();
 
     public SelfStarter(Context context, HelperAudioPort audio, Log log, Runnable changed) {
         this.context = context.getApplicationContext();
@@ -111,7 +114,7 @@ public final class SelfStarter {
         settings.watch(main, new Runnable() {
             @Override
             public void run() {
-                if (paired() && !running() && settings.on()) startHelper();
+                if (watch.shouldStart(System.currentTimeMillis(), paired(), running(), settings.on())) startHelper();
             }
         });
     }
@@ -148,7 +151,7 @@ public final class SelfStarter {
                 scheduleExpiry();
             }
         });
-        context.startActivity(PairingNotification.developerOptionsIntent());
+        if (supported()) context.startActivity(PairingNotification.developerOptionsIntent());
     }
 
     /**
@@ -190,7 +193,8 @@ public final class SelfStarter {
         showEntry(e);
         if (e.state() == CodeEntry.State.PAIRED) {
             stopPairingDiscovery();
-            startNow();
+            // Queued, not run here: the reply's broadcast is finished first.
+            startHelper();
         }
     }
 
@@ -244,6 +248,7 @@ public final class SelfStarter {
             case NOTHING:
                 return;
             case TURN_OFF_WIRELESS_DEBUGGING:
+                watch.ownWrite(System.currentTimeMillis());
                 settings.set(false);
                 remember(false);
                 return;
@@ -263,15 +268,19 @@ public final class SelfStarter {
                 break;
         }
         SelfStartRun.Result result;
+        watch.runStarted();
         try {
             result = new SelfStartRun(platform, new SelfStartRun.Timeouts())
                     .run(StartCommand.shell(context.getPackageName(), Process.myUid()), grantUsed());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
+        } finally {
+            watch.runEnded(System.currentTimeMillis());
         }
         if (turnedOnBefore && new File(keyDir, "turned-on").isFile() && running()) {
             // A run cut short earlier left it on: put it back now that the helper runs.
+            watch.ownWrite(System.currentTimeMillis());
             settings.set(false);
             remember(false);
         }
@@ -307,6 +316,7 @@ public final class SelfStarter {
 
         @Override
         public boolean setWirelessDebugging(boolean on) {
+            watch.ownWrite(System.currentTimeMillis());
             return settings.set(on);
         }
 
