@@ -7,6 +7,7 @@ import { parseDexdump, type DexClass } from './dexdump.js';
 import { run, runOk } from './exec.js';
 import { findJdk } from './jdk.js';
 import { checkHelperProviderCode, checkHelperProviderManifest, checkNoLocalSockets } from './helper-checks.js';
+import { checkSelfStartCode, checkSelfStartManifest } from './selfstart-checks.js';
 import { checkManifest, manifestClasses, type CheckResult, type ManifestExpectations } from './manifest-checks.js';
 import { ANDROID_DIR, MIN_SDK, PLATFORM_API } from './paths.js';
 import { checkSdkGuards, DEFAULT_GUARD_LEVEL } from './sdk-guards.js';
@@ -142,5 +143,7 @@ export async function checkApk(apk: string, tc: Toolchain, expected: ManifestExp
     checkHelperProviderCode(classes),
     checkOverrides(classes),
     checkWakeCalls(classes),
+    checkSelfStartManifest(manifest, expected.packageName),
+    checkSelfStartCode(classes),
   ];
 }

@@ -1,6 +1,6 @@
 /**
  * The app's ADB code (android/core/.../adb) against the real peers, through the host runner's
- * subcommands `adb-pair` and `adb-shell` (what `npm run phone:jvm -- adb-pair …` runs):
+ * subcommands `adb-pair`, `adb-shell` and `adb-start` (what `npm run phone:jvm -- adb-pair …` runs):
  * AOSP's own pairing server and Debian's adbd rebuilt with TLS and key checking, both built from
  * Debian's packages by scripts/android/adb-peers/build-peers.sh into android/.adb-peers/bin.
  */
@@ -148,6 +148,35 @@ describe.skipIf(skipAndroid || (MISSING && !process.env.CI))('ADB pairing and tr
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/the phone refused this ADB key: pair again/);
+  }, 120_000);
+
+  it("the app's start run (adb-start) against adbd: on, past a stale port, the command run, off again; an unknown key is a forgotten pairing", async () => {
+    const dir = tempDir();
+    const pairedDir = path.join(dir, 'paired');
+    const strangerDir = path.join(dir, 'stranger');
+    const adbKeys = path.join(dir, 'adb_keys');
+    writeFileSync(adbKeys, `${await pair(pairedDir)}\n`);
+    await pair(strangerDir);
+    const port = await freePort();
+    const stale = await freePort(); // nothing listens there: a port announced before Wireless debugging restarted
+    mkdirSync(path.join(dir, 'home'));
+    const { child } = peer('adbd-tls', [], { ADBD_PORT: String(port), ADBD_TLS: '1', ADBD_AUTH: '1', ADBD_KEYS: adbKeys, HOME: path.join(dir, 'home') });
+    await accepting(port, child);
+    const announced = path.join(dir, 'helper-announced');
+
+    const started = await runner(['adb-start', `127.0.0.1:${port}`, '--key-dir', pairedDir, '--stale-port', String(stale), '--await-file', announced, '--', 'touch', announced]);
+    expect(started.stderr).toBe('');
+    expect(started.stdout).toBe(
+      `wireless debugging on\nconnecting to 127.0.0.1:${stale}\nconnecting to 127.0.0.1:${port}\nwireless debugging off\noutcome: STARTED: The audio helper is running.\n`,
+    );
+    expect(started.status).toBe(0);
+    expect(existsSync(announced)).toBe(true);
+
+    const forgotten = await runner(['adb-start', `127.0.0.1:${port}`, '--key-dir', strangerDir, '--', 'true']);
+    expect(forgotten.status).toBe(1);
+    expect(forgotten.stdout).toBe(
+      `wireless debugging on\nconnecting to 127.0.0.1:${port}\nwireless debugging off\noutcome: PAIRING_FORGOTTEN: The phone has forgotten the pairing (Wireless debugging > Paired devices). Pair again from the app.\n`,
+    );
   }, 120_000);
 
   it('adb-shell without a paired key says to pair first', async () => {

@@ -24,6 +24,7 @@ const PERMISSIONS = [
   'android.permission.USE_FULL_SCREEN_INTENT',
   'android.permission.CAMERA',
   'android.permission.WAKE_LOCK',
+  'android.permission.WRITE_SECURE_SETTINGS',
 ];
 
 const hasJava = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.java'));
@@ -80,5 +81,9 @@ describe.skipIf(skipAndroid)('the built APK (npm run build:android)', () => {
   });
   it('overrides InCallService.onBringToForeground ("Return to call")', () => passes('the platform callbacks the app relies on are overridden'));
   it('takes a wake lock with a timeout and sets an alarm allowed while idle (reconnect in deep sleep)', () => passes('the wake lock and the alarm of the reconnect are used'));
+  it('declares WRITE_SECURE_SETTINGS for the grant, a boot receiver (not locked-boot), and a private receiver for the pairing code', () =>
+    passes('self-start declared: WRITE_SECURE_SETTINGS, the boot receiver, the private pairing-code receiver'));
+  it('reads the pairing code from a RemoteInput reply, discovers and resolves with NsdManager, and writes Settings.Global', () =>
+    passes('self-start code: the reply receiver, NsdManager, RemoteInput and Settings.Global calls'));
   it.skipIf(appSourcesMissing)('has every class its manifest names', () => passes('every class the manifest names is in the dex'));
 });

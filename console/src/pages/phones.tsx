@@ -283,7 +283,10 @@ function HelperHint({ stopped }: { stopped: boolean }) {
       {stopped ? 'The audio helper is not running: it stops when the phone restarts. ' : 'The audio helper has not been started on this phone yet. '}
       Calls work, but their audio does not reach the gateway. To start it, open the Voice Gateway app on the phone, tap{' '}
       <strong>Copy the start command</strong>, and run that command on a computer connected to the phone with <code>adb</code> (USB, or
-      Wireless debugging after <code>adb pair</code> and <code>adb connect</code>).
+      Wireless debugging after <code>adb pair</code> and <code>adb connect</code>).{' '}
+      {stopped
+        ? 'On Android 12 or later, once the app is paired with Wireless debugging, tap its "Call audio is off" notification and turn Wireless debugging on (or let it start by itself after the one-time grant shown in the app).'
+        : 'On Android 12 or later no computer is needed: in the app, tap Pair with Wireless debugging and type the pairing code into its notification.'}
     </p>
   );
 }

@@ -48,6 +48,7 @@ public final class VoiceGatewayApp extends Application {
     private Log log;
     private TelecomTelephony telephony;
     private HelperAudioPort audio;
+    private dev.voicegateway.app.adb.SelfStarter selfStarter;
     private PhoneClient client;
     private SelfTest selfTest;
     private dev.voicegateway.app.service.LanBinder lan;
@@ -68,6 +69,13 @@ public final class VoiceGatewayApp extends Application {
         log = new AndroidLog();
         telephony = new TelecomTelephony(this, log);
         audio = HelperPorts.create(this, log);
+        selfStarter = new dev.voicegateway.app.adb.SelfStarter(this, audio, log, new Runnable() {
+            @Override
+            public void run() {
+                changed();
+            }
+        });
+        selfStarter.watchSwitch();
         lan = new dev.voicegateway.app.service.LanBinder(this, log);
         lan.start();
         PhoneClient.Config config = new PhoneClient.Config();
@@ -119,6 +127,11 @@ public final class VoiceGatewayApp extends Application {
     /** The bridge to the call-audio helper (its state, capabilities and start command). */
     public HelperAudioPort audio() {
         return audio;
+    }
+
+    /** Starting the audio helper through the phone's own Wireless debugging (issue 24). */
+    public dev.voicegateway.app.adb.SelfStarter selfStarter() {
+        return selfStarter;
     }
 
     public boolean isPaired() {

@@ -14,22 +14,25 @@ import java.util.List;
  * <pre>
  *   adb-pair HOST:PORT CODE --key-dir DIR          pair DIR's key (made on first use) with the code
  *   adb-shell HOST:PORT --key-dir DIR -- COMMAND…  run COMMAND as the shell with the paired key
+ *   adb-start HOST:PORT --key-dir DIR …            the app's whole start run (AdbStart)
  * </pre>
  * Exit 0 on success; 1 with the reason on stderr otherwise; 2 for a usage error. The key's bytes are
  * never printed, only its fingerprint.
  */
 final class AdbCommands {
     static final String USAGE = "usage: adb-pair HOST:PORT CODE --key-dir DIR\n"
-            + "       adb-shell HOST:PORT --key-dir DIR -- COMMAND...\n";
+            + "       adb-shell HOST:PORT --key-dir DIR -- COMMAND...\n"
+            + "       adb-start HOST:PORT --key-dir DIR [--stale-port P] [--await-file PATH] -- COMMAND...\n";
     private static final int TIMEOUT_MS = 15000;
 
     private AdbCommands() {}
 
     static boolean handles(String[] args) {
-        return args.length > 0 && (args[0].equals("adb-pair") || args[0].equals("adb-shell"));
+        return args.length > 0 && (args[0].equals("adb-pair") || args[0].equals("adb-shell") || args[0].equals("adb-start"));
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args[0].equals("adb-start")) return AdbStart.run(args, out, err);
         List<String> positional = new ArrayList<String>();
         List<String> command = new ArrayList<String>();
         String keyDir = null;

@@ -52,6 +52,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
     private Button dialerButton, callButton, notifyButton, batteryButton;
     private Button pairButton, connectButton, unpairButton;
     private View problemBox, notifyRow;
+    private SelfStartPanel selfStart;
 
     @Override
     protected void onCreate(Bundle savedInstanceState) {
@@ -81,6 +82,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         pairButton = (Button) findViewById(R.id.button_pair);
         connectButton = (Button) findViewById(R.id.button_connect);
         unpairButton = (Button) findViewById(R.id.button_unpair);
+        selfStart = new SelfStartPanel(this, app.selfStarter());
 
         onClick(R.id.status_problem_dismiss, new Runnable() {
             @Override
@@ -194,6 +196,7 @@ public final class StatusActivity extends Activity implements VoiceGatewayApp.Li
         copyHelperButton.setVisibility(offer ? View.VISIBLE : View.GONE);
         stopHelperButton.setVisibility(offer ? View.GONE : View.VISIBLE);
         if (offer) helperCommand.setText(HelperCommand.text(this));
+        selfStart.render(!offer);
         outbox.setText(s.outboxSize == 0 ? getString(R.string.outbox_empty) : getResources().getQuantityString(R.plurals.outbox_waiting, s.outboxSize, s.outboxSize));
         VoiceGatewayApp.Problem p = app.problem();
         problemBox.setVisibility(p == null ? View.GONE : View.VISIBLE);

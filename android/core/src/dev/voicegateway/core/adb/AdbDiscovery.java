@@ -7,7 +7,7 @@ import java.util.Set;
  * The pure parts of finding the phone's own adbd and reading the pairing code (issue 24). The app's
  * adapter feeds NsdManager's resolved services (_adb-tls-pairing._tcp while "Pair device with pairing
  * code" is open, _adb-tls-connect._tcp while Wireless debugging is on) and the notification's inline
- * reply here. Not wired into the app yet (docs/android.md).
+ * reply here (app/adb/NsdDiscovery, app/adb/PairingNotification).
  */
 public final class AdbDiscovery {
     public static final String PAIRING_TYPE = "_adb-tls-pairing._tcp";

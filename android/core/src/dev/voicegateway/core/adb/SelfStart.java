@@ -6,13 +6,14 @@ import dev.voicegateway.core.Protocol;
  * What the app does next to get its audio helper running without a computer (issue 24), from what it
  * knows now; pure, so the flow across a reboot is tested on the host. The app's adapters (NsdManager
  * discovery, the notification, Settings, {@link AdbConnection}) carry the actions out and call again
- * with the new facts. Not wired into the app yet (docs/android.md).
+ * with the new facts (app/adb/SelfStarter).
  *
  * <p>Order of needs: the helper already running needs nothing (but Wireless debugging is turned off
  * again if we turned it on); Android below 12 has no public TLS exporter, so the computer path; then a
  * pairing; then Wi-Fi (AOSP's AdbDebuggingManager keeps Wireless debugging on only on Wi-Fi); then
- * Wireless debugging on, by the app itself when it holds WRITE_SECURE_SETTINGS (the global setting
- * "adb_wifi_enabled", as Shizuku does), else by the user after a notification; then connect and start.
+ * Wireless debugging on, by the app itself when it holds WRITE_SECURE_SETTINGS on Android 13+ (the
+ * global setting "adb_wifi_enabled", as Shizuku does; {@link #mayTurnOnItself}), else by the user after
+ * a notification; then connect and start ({@link SelfStartRun}).
  */
 public final class SelfStart {
     public enum Action {
@@ -88,9 +89,21 @@ public final class SelfStart {
         if (!f.paired) return Action.ASK_TO_PAIR;
         if (!f.onWifi) return Action.JOIN_WIFI;
         if (!f.wirelessDebuggingOn) {
-            return f.canWriteSecureSettings ? Action.TURN_ON_WIRELESS_DEBUGGING : Action.NOTIFY_TURN_ON_WIRELESS_DEBUGGING;
+            return mayTurnOnItself(f.sdk, f.canWriteSecureSettings) ? Action.TURN_ON_WIRELESS_DEBUGGING : Action.NOTIFY_TURN_ON_WIRELESS_DEBUGGING;
         }
         return Action.CONNECT_AND_START;
+    }
+
+    /**
+     * Whether the app turns Wireless debugging on by itself: with WRITE_SECURE_SETTINGS granted, and
+     * only from Android 13 (API 33). Android resets "adb_wifi_enabled" to 0 at every boot (AOSP
+     * AdbService.initAdbState sets mIsAdbWifiEnabled = false, systemReady writes it to the setting) and
+     * AdbService follows later writes of the setting; Shizuku's BootCompleteReceiver does this only from
+     * TIRAMISU, citing the platform change r.android.com/2128832, and we follow it rather than promise
+     * what no one here has seen on 12. Below 33 the grant changes nothing: the one-tap notification.
+     */
+    public static boolean mayTurnOnItself(int sdk, boolean canWriteSecureSettings) {
+        return canWriteSecureSettings && sdk >= 33;
     }
 
     /** health.audio: running; stopped once paired or once a helper ran here; pairing_required before. */

@@ -71,6 +71,7 @@ public final class HelperAudioPort implements AudioPort {
     private volatile boolean injecting;
     private volatile long lastReceived;
     private volatile boolean seen;
+    private volatile boolean selfStartPaired;
     private volatile long injected;
     private volatile int helperUid = -1;
     private volatile JSONObject diagnostics;
@@ -143,7 +144,16 @@ public final class HelperAudioPort implements AudioPort {
     @Override
     public String state() {
         if (ready) return Protocol.AUDIO_RUNNING;
-        return seen ? Protocol.AUDIO_STOPPED : Protocol.AUDIO_PAIRING_REQUIRED;
+        return seen || selfStartPaired ? Protocol.AUDIO_STOPPED : Protocol.AUDIO_PAIRING_REQUIRED;
+    }
+
+    /**
+     * The app holds a key paired with the phone's own Wireless debugging (issue 24, core/adb): no
+     * helper running then reads {@code stopped} (the app can start one), not {@code pairing_required}.
+     * Set false again when adbd refuses the key (the pairing was forgotten).
+     */
+    public void setSelfStartPaired(boolean paired) {
+        selfStartPaired = paired;
     }
 
     @Override

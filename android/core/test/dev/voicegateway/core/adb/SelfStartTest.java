@@ -72,4 +72,22 @@ public class SelfStartTest {
         // A helper that ran here before keeps health at stopped, as HelperAudioPort does.
         assertEquals("stopped", SelfStart.health(f.helperRunning(true).helperRunning(false)));
     }
+
+    @Test
+    public void theGrantTurnsWirelessDebuggingOnOnlyFromAndroid13() {
+        // Android 12 with the grant: the one-tap notification, as without it (Shizuku starts on boot only from 13).
+        Facts twelve = fresh(32, true).paired(true).helperRunning(true).rebooted();
+        assertEquals(Action.NOTIFY_TURN_ON_WIRELESS_DEBUGGING, SelfStart.next(twelve));
+        assertEquals(Action.TURN_ON_WIRELESS_DEBUGGING, SelfStart.next(fresh(33, true).paired(true)));
+        assertEquals(false, SelfStart.mayTurnOnItself(34, false));
+        assertEquals(true, SelfStart.mayTurnOnItself(33, true));
+    }
+
+    @Test
+    public void aRunCutShortIsRestoredWhenTheHelperRunsAndNotBefore() {
+        // The process died after turning Wireless debugging on: the next look turns it off once the helper runs.
+        Facts f = fresh(34, true).paired(true).wirelessDebugging(true, true);
+        assertEquals(Action.CONNECT_AND_START, SelfStart.next(f));
+        assertEquals(Action.TURN_OFF_WIRELESS_DEBUGGING, SelfStart.next(f.helperRunning(true)));
+    }
 }
