@@ -23,6 +23,13 @@ public final class SelfStartRun {
         boolean setWirelessDebugging(boolean on);
 
         /**
+         * Settings.Global "adb_enabled" (USB debugging) reads 1. With it off, writing adb_wifi_enabled = 0
+         * stops adbd altogether (AOSP AdbService.stopAdbd: ctl.stop adbd when neither transport is on), and
+         * init kills the helper with it: the helper is a child of adbd's shell, in adbd's process cgroup.
+         */
+        boolean usbDebuggingOn();
+
+        /**
          * Remembers, in private storage, that the app turned Wireless debugging on and must turn it off
          * (true before the write, false after the restore): a run cut short by the process dying is
          * restored by the next one (SelfStart.Action.TURN_OFF_WIRELESS_DEBUGGING).
@@ -96,6 +103,7 @@ public final class SelfStartRun {
     public Result run(String startCommand, boolean mayTurnOn) throws InterruptedException {
         if (!platform.onWifi()) return result(Outcome.NOT_ON_WIFI, false);
         boolean turnedOn = false;
+        Result result = null;
         try {
             if (!platform.wirelessDebuggingOn()) {
                 if (!mayTurnOn) return result(Outcome.WIRELESS_DEBUGGING_OFF, false);
@@ -106,7 +114,15 @@ public final class SelfStartRun {
                 }
                 turnedOn = true;
             }
-            return connectAndStart(startCommand, turnedOn);
+            result = connectAndStart(startCommand, turnedOn);
+            if (turnedOn && result.outcome == Outcome.STARTED && !platform.usbDebuggingOn()) {
+                // Turning it off would stop adbd and kill the helper just started (Platform.usbDebuggingOn);
+                // Shizuku's BootCompleteReceiver never turns it off either. Left on, and said so.
+                turnedOn = false;
+                platform.rememberTurnedOn(false);
+                result = new Result(Outcome.STARTED, message(Outcome.STARTED) + " " + LEFT_ON, false);
+            }
+            return result;
         } finally {
             if (turnedOn) {
                 platform.setWirelessDebugging(false);
@@ -114,6 +130,9 @@ public final class SelfStartRun {
             }
         }
     }
+
+    /** Why the app left Wireless debugging on after a start with USB debugging off. */
+    static final String LEFT_ON = "Wireless debugging stays on: with USB debugging off, turning it off would stop the helper too.";
 
     private Result connectAndStart(String startCommand, boolean turnedOn) throws InterruptedException {
         int stale = -1;

@@ -20,6 +20,7 @@ public class SelfStartRunTest {
         boolean wifi = true;
         boolean setting;
         boolean writable = true;
+        boolean usbDebugging = true;
         /** Android flips the setting back to 0 at once (an untrusted network, AdbDebuggingManager). */
         boolean networkAllowed = true;
         boolean remembered;
@@ -45,6 +46,11 @@ public class SelfStartRunTest {
             if (!writable) return false;
             setting = on && networkAllowed;
             return true;
+        }
+
+        @Override
+        public boolean usbDebuggingOn() {
+            return usbDebugging;
         }
 
         @Override
@@ -91,6 +97,34 @@ public class SelfStartRunTest {
         assertEquals("[set true, shell 41234 start-helper, set false]", phone.steps.toString());
         assertFalse("off again, as it was", phone.setting);
         assertFalse(phone.remembered);
+    }
+
+    @Test
+    public void withUsbDebuggingOffAStartedHelperIsNotKilledByTurningWirelessDebuggingOff() throws Exception {
+        Phone phone = new Phone();
+        phone.usbDebugging = false;
+        phone.ports.add(41234);
+        phone.listening.add(41234);
+        Result r = run(phone, true);
+        assertEquals(Outcome.STARTED, r.outcome);
+        assertFalse(r.restored);
+        assertEquals("[set true, shell 41234 start-helper]", phone.steps.toString());
+        assertTrue("left on: adbd, and the helper in its cgroup, keep running", phone.setting);
+        assertFalse("no restore owed by the next run", phone.remembered);
+        assertTrue(r.message.contains("stays on"));
+    }
+
+    @Test
+    public void withUsbDebuggingOffAFailedRunStillTurnsItOff() throws Exception {
+        Phone phone = new Phone();
+        phone.usbDebugging = false;
+        phone.ports.add(41234);
+        phone.listening.add(41234);
+        phone.helperAnswers = false;
+        Result r = run(phone, true);
+        assertEquals(Outcome.HELPER_SILENT, r.outcome);
+        assertTrue(r.restored);
+        assertFalse(phone.setting);
     }
 
     @Test
