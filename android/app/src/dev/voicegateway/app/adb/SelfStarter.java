@@ -248,8 +248,11 @@ public final class SelfStarter {
             case NOTHING:
                 return;
             case TURN_OFF_WIRELESS_DEBUGGING:
-                watch.ownWrite(System.currentTimeMillis());
-                settings.set(false);
+                // Not with USB debugging off: adbd would stop and take the running helper with it.
+                if (settings.usbDebuggingOn()) {
+                    watch.ownWrite(System.currentTimeMillis());
+                    settings.set(false);
+                }
                 remember(false);
                 return;
             case COMPUTER_ONLY:
@@ -279,9 +282,12 @@ public final class SelfStarter {
             watch.runEnded(System.currentTimeMillis());
         }
         if (turnedOnBefore && new File(keyDir, "turned-on").isFile() && running()) {
-            // A run cut short earlier left it on: put it back now that the helper runs.
-            watch.ownWrite(System.currentTimeMillis());
-            settings.set(false);
+            // A run cut short earlier left it on: put it back now that the helper runs, unless that
+            // would stop adbd and the helper with it (USB debugging off, SelfStartRun.Platform.usbDebuggingOn).
+            if (settings.usbDebuggingOn()) {
+                watch.ownWrite(System.currentTimeMillis());
+                settings.set(false);
+            }
             remember(false);
         }
         log.log(result.outcome == SelfStartRun.Outcome.STARTED ? Log.INFO : Log.WARN, "self-start: " + result.outcome, null);
@@ -318,6 +324,11 @@ public final class SelfStarter {
         public boolean setWirelessDebugging(boolean on) {
             watch.ownWrite(System.currentTimeMillis());
             return settings.set(on);
+        }
+
+        @Override
+        public boolean usbDebuggingOn() {
+            return settings.usbDebuggingOn();
         }
 
         @Override

@@ -12,8 +12,9 @@ import android.provider.Settings;
 /**
  * The global setting behind the Wireless debugging switch, "adb_wifi_enabled" (Settings.Global.ADB_WIFI_ENABLED,
  * a hidden constant, so written as its value; AOSP frameworks/base core/java/android/provider/Settings.java).
- * AdbService follows it (its settings observer turns adbd's TLS server on and off), resets it to 0 at
- * every boot (AdbService.initAdbState / systemReady), and AdbDebuggingManager writes it back to 0 when the
+ * AdbService follows it (its settings observer turns adbd's TLS server on and off; with USB debugging off
+ * too, writing 0 stops adbd altogether: AdbService.stopAdbd), sets it at boot (older versions to 0,
+ * Android 15 from persist.adb.tls_server.enable: AdbService.systemReady), and AdbDebuggingManager writes it back to 0 when the
  * phone is not on Wi-Fi or the network was never allowed (MSG_ADBDWIFI_ENABLE). Writing it needs
  * WRITE_SECURE_SETTINGS, a development permission that only `adb shell pm grant` gives an app.
  */
@@ -29,6 +30,11 @@ final class WirelessDebugging {
 
     boolean on() {
         return Settings.Global.getInt(context.getContentResolver(), SETTING, 0) == 1;
+    }
+
+    /** USB debugging (Settings.Global.ADB_ENABLED, public since API 17): while on, adbd outlives the Wireless switch. */
+    boolean usbDebuggingOn() {
+        return Settings.Global.getInt(context.getContentResolver(), Settings.Global.ADB_ENABLED, 0) == 1;
     }
 
     boolean granted() {
