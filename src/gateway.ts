@@ -258,17 +258,17 @@ function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Confi
  * (the counts, then the other nodes, then the consoles). Returns what undoes it at shutdown.
  */
 function wire(parts: Parts): () => void {
-  const { hub, calls, assistant, streams, settings, live, callStates, devices, directory, cluster, log, timings } = parts;
+  const { hub, calls, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
   // The phone's messages go to the call domain; the call domain commands the phone through the hub.
   hub.setSink(calls);
-  calls.setWebhookExtras(async (callId, ended) => {
+  webhooks.enrichBodies(async (callId, ended) => {
     const message = await assistant.message(callId);
     const transcript = ended ? await calls.transcript(callId) : [];
     // The event that ends a call with a task carries its outcome (or the clear "no outcome").
     const task = ended ? await assistant.task(callId, true) : undefined;
     return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}), ...task };
   });
-  const stopIncoming = routeIncomingCalls({ calls, streams, settings, log, autoStreamDelayMs: timings.incomingAutoStreamDelayMs, assistant: () => assistant });
+  const stopIncoming = routeIncomingCalls({ calls, streams, settings, log, autoStreamDelayMs: timings.incomingAutoStreamDelayMs, assistant });
   calls.on('change', ({ call, previousState }) => callStates.apply(previousState, call.state));
   if (cluster) wireCluster(cluster, parts);
   const stopLive = publishDomainEvents(live, { calls, hub, devices, directory, log });

@@ -77,7 +77,6 @@ export class CallService extends EventEmitter<{
   released: [Call];
 }> implements PhoneEventSink {
   private clock!: CreationClock;
-  private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly reconcileTimers = new Set<NodeJS.Timeout>();
@@ -115,11 +114,6 @@ export class CallService extends EventEmitter<{
         this.o.log.error({ err, callId, event }, 'a listener of call changes failed');
       }
     }
-  }
-
-  /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
-  setWebhookExtras(extras: (callId: string, ended: boolean) => Promise<Record<string, unknown>>): void {
-    this.webhookExtras = extras;
   }
 
   stop(): void {
@@ -501,7 +495,7 @@ export class CallService extends EventEmitter<{
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
-    const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
+    const extras = url ? await this.o.webhooks.bodyFields(row.id, ends) : {};
     let webhook: StoredWebhookJob | undefined;
     await this.o.repo.transaction(async (tx) => {
       if (isNew) await this.o.repo.insert(row, tx);

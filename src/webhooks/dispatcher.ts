@@ -84,6 +84,9 @@ export interface WebhookDispatcherOptions {
   ownership?: JobOwnership;
 }
 
+/** Fields another domain adds to a call's webhook bodies (the assistant's message, the transcript, a task's outcome); `ended`: the event that ends the call. */
+export type BodyFields = (callId: string, ended: boolean) => Promise<Record<string, unknown>>;
+
 /** A stored job, as `release()` takes it once the transaction that stored it has committed; `held` false: another node's to claim. */
 export type StoredWebhookJob = QueuedJob & { held: boolean };
 
@@ -162,6 +165,8 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
   private readonly ownership: JobOwnership;
+  /** What other domains add to a call's webhook bodies, in the order they were added. */
+  private readonly enrichers: BodyFields[] = [];
   /** Retries are scheduled one at a time, so two clicks cannot both find the event idle. */
   private retrying: Promise<unknown> = Promise.resolve();
 
@@ -179,6 +184,18 @@ export class WebhookDispatcher {
     this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
     const ownership = (this.ownership = options.ownership ?? ONE_GATEWAY);
     this.recorder = new AttemptRecorder(this.repo, () => ownership.holder() ?? undefined);
+  }
+
+  /** Adds fields to every call webhook body from now on (the gateway's wiring does, before any call changes). */
+  enrichBodies(fields: BodyFields): void {
+    this.enrichers.push(fields);
+  }
+
+  /** The fields the enrichers add to the body of a call's event; a later enricher's win. */
+  async bodyFields(callId: string, ended: boolean): Promise<Record<string, unknown>> {
+    let fields: Record<string, unknown> = {};
+    for (const enricher of this.enrichers) fields = { ...fields, ...(await enricher(callId, ended)) };
+    return fields;
   }
 
   /**

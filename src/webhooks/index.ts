@@ -1,6 +1,7 @@
 export {
   WebhookDispatcher,
   toWebhookDelivery,
+  type BodyFields,
   type ScheduledRetry,
   type StoredWebhookJob,
   type WebhookBody,
