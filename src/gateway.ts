@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/index.js';
@@ -10,21 +11,21 @@ import { proxyToPhoneNode } from './http/forward.js';
 import { sessionPrincipalResolver, upgradePrincipal } from './http/session.js';
 import { UpgradeRouter } from './http/upgrade.js';
 import { LIMITS } from './limits.js';
-import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents } from './live/index.js';
+import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents, type LiveMessage } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
-import { CallService, CallStateCounts } from './calls/index.js';
+import { CallService, CallStateCounts, runHere } from './calls/index.js';
 import { Cluster, DEFAULT_CLUSTER_TIMINGS } from './cluster/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
 import { GatewayMetrics } from './metrics/index.js';
 import { OutboundPolicy } from './outbound/index.js';
-import { DeviceService, MemoryFailureLimiter, PhoneHub } from './phones/index.js';
+import { DeviceService, MemoryFailureLimiter, PhoneHub, PhoneSockets, THIS_GATEWAY, type PhoneDirectory } from './phones/index.js';
 import { StreamManager } from './streams/index.js';
 import { SettingsService } from './settings/index.js';
 import { ApiKeysRepo, CallsRepo, DevicesRepo, DEFAULT_DATABASE_TIMEOUT_MS, openStore, SecretBox, SettingsRepo, type Store } from './store/index.js';
 import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo, AssistantTasksRepo } from './store/index.js';
-import { WebhookDispatcher } from './webhooks/index.js';
+import { ONE_GATEWAY, WebhookDispatcher } from './webhooks/index.js';
 
 export interface Gateway {
   /** http://host:port as bound (port 0 resolves to the real port). */
@@ -94,9 +95,61 @@ export interface StartOptions {
   announce?: (text: string) => void;
 }
 
-/** The composition root: opens the store, builds the domain services and serves HTTP and WebSockets. */
+/** Everything a gateway is made of, built before anything is connected. */
+interface Parts {
+  config: Config;
+  log: Logger;
+  timings: GatewayTimings;
+  store: Store;
+  settings: SettingsService;
+  /** On PostgreSQL the gateway is a node of a cluster, be it the only one (docs/architecture.md, "The cluster"). */
+  cluster: Cluster | undefined;
+  directory: PhoneDirectory;
+  apiKeys: ApiKeyService;
+  devices: DeviceService;
+  hub: PhoneHub;
+  live: LiveHub;
+  webhooks: WebhookDispatcher;
+  callsRepo: CallsRepo;
+  calls: CallService;
+  callStates: CallStateCounts;
+  media: MediaRouter;
+  streams: StreamManager;
+  assistant: AssistantService;
+  accounts: AccountService;
+}
+
+/**
+ * The composition root: builds every part (`build`), connects them in one block (`wire`, synchronous:
+ * every subscription is made before any phone, request or timer can change a call), then starts what
+ * runs on its own and serves HTTP and WebSockets.
+ */
 export async function startGateway({ config, log = createLogger(config.logLevel), timings: overrides, appApkPath = APP_APK_PATH, announce }: StartOptions): Promise<Gateway> {
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
+  const { store, settings, box } = await openStoreAndSettings(config, log);
+  const parts = await build({ config, log, timings, store, settings, box });
+  const unwire = wire(parts);
+  const { cluster, calls, webhooks, accounts } = parts;
+  await cluster?.listen();
+  await calls.start();
+  // A node of a cluster claims webhook jobs once it has joined (its claims are judged by its heartbeat).
+  if (!cluster) await webhooks.start();
+  const { adminEmail, adminPassword } = config;
+  if (adminEmail && adminPassword) await store.exclusively(() => accounts.ensureOwner(adminEmail, adminPassword));
+  const firstRun = await store.exclusively(() => accounts.prepareFirstRun());
+  const served = await serve(parts, appApkPath);
+  if (cluster) {
+    await cluster.join(config.nodeUrl ?? `http://${loopbackOf(config.host)}:${served.port}`);
+    if (firstRun) await cluster.publishSetupToken(firstRun.token);
+    await webhooks.start();
+    const problem = await cluster.checkAddress();
+    if (problem) log.error(problem);
+  }
+  if (firstRun) announceFirstRun(log, served.url, firstRun, announce);
+  return { url: served.url, port: served.port, config, log, store, services: served.services, close: closer(parts, served, unwire) };
+}
+
+async function openStoreAndSettings(config: Config, log: Logger): Promise<{ store: Store; settings: SettingsService; box: SecretBox }> {
   const box = SecretBox.open({ dataDir: config.dataDir, key: config.secretKey, previous: config.secretKeyPrevious });
   for (const warning of box.warnings) log.warn(warning);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, log });
@@ -107,38 +160,37 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   if (box.hasPrevious) {
     log.info({ resealed }, resealed > 0 ? 'stored secrets sealed again with the new key: SECRET_KEY_PREVIOUS can be removed' : 'no stored secret needs SECRET_KEY_PREVIOUS: it can be removed');
   }
-  // On PostgreSQL the gateway is a node of a cluster, be it the only one (docs/cluster.md).
-  const cluster =
-    store.dialect === 'postgres' && store.url
-      ? new Cluster({
-          db: store.db,
-          connectionString: store.url,
-          databaseTimeoutMs: config.databaseTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
-          box,
-          log,
-          timings: {
-            heartbeatMs: timings.clusterHeartbeatMs,
-            leaseMs: timings.clusterLeaseMs,
-            claimPollMs: timings.clusterClaimPollMs,
-            settingsRefreshMs: timings.clusterSettingsRefreshMs,
-          },
-        })
-      : undefined;
-  const limiters = cluster?.limiters ?? MemoryFailureLimiter.factory;
-  const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
-  const devices = new DeviceService(new DevicesRepo(store.db));
-  if (cluster) devices.attachCluster(cluster);
-  const audioDrops = new AudioDrops();
-  const hub = new PhoneHub({
-    devices,
-    presence: cluster?.presence,
+  return { store, settings, box };
+}
+
+function buildCluster(config: Config, log: Logger, timings: GatewayTimings, store: Store, box: SecretBox): Cluster | undefined {
+  if (store.dialect !== 'postgres' || !store.url) return undefined;
+  return new Cluster({
+    db: store.db,
+    connectionString: store.url,
+    databaseTimeoutMs: config.databaseTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
+    box,
     log,
-    ping: { pingIntervalMs: timings.pingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs },
-    commandTimeoutMs: timings.commandTimeoutMs,
-    drops: audioDrops,
+    timings: {
+      heartbeatMs: timings.clusterHeartbeatMs,
+      leaseMs: timings.clusterLeaseMs,
+      claimPollMs: timings.clusterClaimPollMs,
+      settingsRefreshMs: timings.clusterSettingsRefreshMs,
+    },
   });
-  const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
-  const live = new LiveHub();
+}
+
+/** Builds every part; nothing is connected to anything else yet but through constructors' arguments. */
+async function build(base: { config: Config; log: Logger; timings: GatewayTimings; store: Store; settings: SettingsService; box: SecretBox }): Promise<Parts> {
+  const { config, log, timings, store, settings, box } = base;
+  const cluster = buildCluster(config, log, timings, store, box);
+  const directory = cluster?.phones ?? THIS_GATEWAY;
+  const sockets = new PhoneSockets();
+  const devices = new DeviceService(new DevicesRepo(store.db), sockets, directory);
+  const audioDrops = new AudioDrops();
+  const ping = { pingIntervalMs: timings.pingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
+  const hub = new PhoneHub({ devices, sockets, directory, log, ping, commandTimeoutMs: timings.commandTimeoutMs, drops: audioDrops });
+  const live = new LiveHub(cluster?.liveRelay);
   const outbound = new OutboundPolicy({ deny: config.outboundDeny, allow: config.outboundAllow });
   const webhooks = new WebhookDispatcher({
     store,
@@ -148,7 +200,7 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: timings.webhookTimeoutMs,
     outbound,
-    ...(cluster ? { claims: cluster.claims() } : {}),
+    ownership: cluster?.jobs ?? ONE_GATEWAY,
   });
   const callsRepo = new CallsRepo(store.db);
   const calls = new CallService({
@@ -160,9 +212,11 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     log,
     phoneGraceMs: timings.phoneGraceMs,
     reconcileDelayMs: timings.reconcileDelayMs,
-    connectedElsewhere: cluster ? (deviceId) => cluster.connectedElsewhere(deviceId) : undefined,
-    exclusively: cluster ? store.exclusively : undefined,
+    directory,
+    exclusive: cluster ? store.exclusively : runHere,
   });
+  const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
+  // The router is built first: it hears of a call's changes before the streams and the assistant (see StreamManager.resume).
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
   const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound, secret: () => settings.webhookSecret() });
   const assistant = new AssistantService({
@@ -178,41 +232,89 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     ping: audioPing,
     onMessage: (message) => live.publish({ type: 'message', message }),
   });
-  calls.setWebhookExtras(async (callId, ended) => {
-    const message = await assistant.message(callId);
-    const transcript = ended ? await calls.transcript(callId) : [];
-    // The event that ends a call with a task carries its outcome (or the clear "no outcome").
-    const task = ended ? await assistant.task(callId, true) : undefined;
-    return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}), ...task };
-  });
-  const stopIncoming = routeIncomingCalls({
-    calls,
-    streams,
-    settings,
-    log,
-    autoStreamDelayMs: timings.incomingAutoStreamDelayMs,
-    assistant: () => assistant,
-  });
-  const callStates = await CallStateCounts.follow(calls, callsRepo);
-  await cluster?.listen({ hub, calls, settings, live, callStates, webhooks });
-  await calls.start();
-  // A node of a cluster claims webhook jobs once it has joined (its claims are judged by its heartbeat).
-  if (!cluster) await webhooks.start();
-  const stopLive = publishDomainEvents(live, { calls, hub, devices, log });
-  const accounts = new AccountService({
+  const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
+  const accounts = buildAccounts({ config, log, store, cluster, apiKeys });
+  const callStates = await CallStateCounts.open(callsRepo);
+  return { ...base, cluster, directory, apiKeys, devices, hub, live, webhooks, callsRepo, calls, callStates, media, streams, assistant, accounts };
+}
+
+function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Config; log: Logger; store: Store; cluster: Cluster | undefined; apiKeys: ApiKeyService }): AccountService {
+  return new AccountService({
     users: new UsersRepo(store.db),
     sessions: new SessionsRepo(store.db),
     resets: new PasswordResetsRepo(store.db),
     log,
     setupToken: new SetupToken(config.dataDir),
     isApiKey: async (key) => (await apiKeys.verify(key)) !== null,
-    limiters,
+    limiters: cluster?.limiters ?? MemoryFailureLimiter.factory,
     isOtherSetupToken: cluster ? (token) => cluster.isSetupToken(token) : undefined,
     exclusively: cluster ? store.exclusively : undefined,
   });
-  const { adminEmail, adminPassword } = config;
-  if (adminEmail && adminPassword) await store.exclusively(() => accounts.ensureOwner(adminEmail, adminPassword));
-  const firstRun = await store.exclusively(() => accounts.prepareFirstRun());
+}
+
+/**
+ * The one place the parts are connected: who hears what. Synchronous, so every subscription exists
+ * before the first phone, request or timer; the order of the `change` listeners is the order here
+ * (the counts, then the other nodes, then the consoles). Returns what undoes it at shutdown.
+ */
+function wire(parts: Parts): () => void {
+  const { hub, calls, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
+  // The phone's messages go to the call domain; the call domain commands the phone through the hub.
+  hub.setSink(calls);
+  webhooks.enrichBodies(async (callId, ended) => {
+    const message = await assistant.message(callId);
+    const transcript = ended ? await calls.transcript(callId) : [];
+    // The event that ends a call with a task carries its outcome (or the clear "no outcome").
+    const task = ended ? await assistant.task(callId, true) : undefined;
+    return { ...(message ? { message } : {}), ...(transcript.length > 0 ? { transcript } : {}), ...task };
+  });
+  const stopIncoming = routeIncomingCalls({ calls, streams, settings, log, autoStreamDelayMs: timings.incomingAutoStreamDelayMs, assistant });
+  calls.on('change', ({ call, previousState }) => callStates.apply(previousState, call.state));
+  if (cluster) wireCluster(cluster, parts);
+  const stopLive = publishDomainEvents(live, { calls, hub, devices, directory, log });
+  return () => {
+    stopIncoming();
+    stopLive();
+  };
+}
+
+/** What the other nodes tell this one, and what it tells them (docs/cluster.md). */
+function wireCluster(cluster: Cluster, { hub, calls, settings, live, callStates, webhooks, log }: Parts): void {
+  calls.on('change', ({ call, previousState }) => cluster.callStateChanged(previousState, call.state));
+  cluster.on('callState', (previousState, state) => callStates.apply(previousState, state));
+  cluster.on('live', (text) => live.deliver(JSON.parse(text) as LiveMessage, text));
+  settings.onSaved(() => cluster.settingsSaved());
+  cluster.on('settings', (why) => {
+    const problem = why === 'changed' ? 'could not read the settings another node changed' : 'could not read the settings again';
+    settings.reload().catch((err: unknown) => log.warn({ err }, problem));
+  });
+  cluster.on('resync', () => {
+    settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again'));
+    callStates.recount().catch((err: unknown) => log.warn({ err }, 'could not count the calls again'));
+  });
+  cluster.on('rejoined', () => webhooks.reclaim().catch((err: unknown) => log.error({ err }, 'could not claim the webhook jobs again')));
+  // The phone opened a newer socket on another node: an older one here closes, and its calls are served there.
+  cluster.phones.on('moved', (deviceId, connectionId) => {
+    hub.replacedElsewhere(deviceId, connectionId);
+    calls.releaseDevice(deviceId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of a phone that moved'));
+  });
+  // This node took a dead node's phones off the map: their calls get the grace period here.
+  cluster.phones.on('lost', (deviceId) => hub.lostWithItsNode(deviceId));
+}
+
+interface Served {
+  url: string;
+  port: number;
+  services: HttpServices;
+  server: ReturnType<typeof createNodeServer>;
+  liveSockets: LiveSocketServer;
+  mediaSockets: MediaSockets;
+}
+
+/** The HTTP edge over the parts: REST, the phone, live and media sockets; resolves once it listens. */
+async function serve(parts: Parts, appApkPath: string): Promise<Served> {
+  const { config, log, timings, store, settings, apiKeys, devices, hub, calls, webhooks, streams, assistant, accounts, live, media, callStates, cluster } = parts;
+  const limiters = cluster?.limiters ?? MemoryFailureLimiter.factory;
   const services: HttpServices = {
     config,
     log,
@@ -234,20 +336,16 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
     metrics: new GatewayMetrics({ callStates, streams, assistant, media, webhooks, hub }),
     routing: cluster?.routing,
   };
-  const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate: (req) => upgradePrincipal(services, req) });
-  const mediaSockets = new MediaSockets({
-    calls,
-    media,
-    log,
-    ping: audioPing,
-    authenticate: (req) => upgradePrincipal(services, req),
-  });
+  const authenticate = (req: IncomingMessage) => upgradePrincipal(services, req);
+  const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate });
+  const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
+  const mediaSockets = new MediaSockets({ calls, media, log, ping: audioPing, authenticate });
 
   const app = createHttpApp(services);
   const upgrades = new UpgradeRouter(log);
   upgrades.add('/v1/phone', hub.handleUpgrade);
   upgrades.add('/v1/live', liveSockets.handleUpgrade);
-  upgrades.add('/v1/calls/{callId}/media', proxyToPhoneNode(cluster?.routing, (req) => upgradePrincipal(services, req), log, mediaSockets.handleUpgrade));
+  upgrades.add('/v1/calls/{callId}/media', proxyToPhoneNode(cluster?.routing, authenticate, log, mediaSockets.handleUpgrade));
   const server = createNodeServer(app.fetch);
   server.on('upgrade', upgrades.handle);
 
@@ -262,26 +360,22 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url }, 'gateway listening');
-  if (cluster) {
-    await cluster.join(config.nodeUrl ?? `http://${loopbackOf(config.host)}:${port}`);
-    if (firstRun) await cluster.publishSetupToken(firstRun.token);
-    await webhooks.start();
-    const problem = await cluster.checkAddress();
-    if (problem) log.error(problem);
-  }
-  if (firstRun) announceFirstRun(log, url, firstRun, announce);
+  return { url, port, services, server, liveSockets, mediaSockets };
+}
 
+function closer(parts: Parts, served: Served, unwire: () => void): () => Promise<void> {
+  const { log, calls, streams, assistant, media, hub, webhooks, cluster, store } = parts;
+  const { server, liveSockets, mediaSockets, services } = served;
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
+  return () =>
     (closing ??= (async () => {
       log.info('gateway shutting down');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), LIMITS.shutdownGraceMs - 1500);
       calls.stop();
-      stopLive();
+      unwire();
       liveSockets.close();
-      stopIncoming();
       streams.close();
       assistant.close();
       mediaSockets.close();
@@ -295,8 +389,6 @@ export async function startGateway({ config, log = createLogger(config.logLevel)
       services.metrics.close();
       log.info('gateway stopped');
     })());
-
-  return { url, port, config, log, store, services, close };
 }
 
 /** Where the other nodes on this machine reach a gateway bound to `host`, when NODE_URL does not say. */

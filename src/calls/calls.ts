@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
+import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneDirectory, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
@@ -39,17 +39,19 @@ export interface CallServiceOptions {
    * the phone's own events, resent from its outbox right after the hello, end them with their true cause.
    */
   reconcileDelayMs: number;
-  /**
-   * Whether another node holds the phone's socket (several gateways on PostgreSQL). A grace period
-   * ends nothing while the phone is connected anywhere.
-   */
-  connectedElsewhere?: ((deviceId: string) => Promise<boolean>) | undefined;
-  /**
-   * Runs work no other gateway runs for the same name at the same time (several gateways on one
-   * database): a phone's absent calls are ended by one node, once.
-   */
-  exclusively?: (<T>(work: () => Promise<T>, name: string) => Promise<T>) | undefined;
+  /** Where phones are: a grace period ends nothing while the phone is connected to any node of a cluster. */
+  directory: PhoneDirectory;
+  /** A phone's absent calls are ended by one node, once (`runHere` on one gateway). */
+  exclusive: Exclusive;
 }
+
+/**
+ * Runs work that no other gateway runs for the same name at the same time (several gateways on one
+ * database: store.exclusively); one gateway runs it at once (`runHere`).
+ */
+export type Exclusive = <T>(work: () => Promise<T>, name: string) => Promise<T>;
+
+export const runHere: Exclusive = (work) => work();
 
 /** A call whose phone came back naming it, on a node that was not serving its audio (another node died, or this one restarted). */
 export interface ResumedCall {
@@ -75,7 +77,6 @@ export class CallService extends EventEmitter<{
   released: [Call];
 }> implements PhoneEventSink {
   private clock!: CreationClock;
-  private webhookExtras: ((callId: string, ended: boolean) => Promise<Record<string, unknown>>) | undefined;
   private readonly deviceLocks = new Map<string, Promise<unknown>>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly reconcileTimers = new Set<NodeJS.Timeout>();
@@ -83,7 +84,6 @@ export class CallService extends EventEmitter<{
 
   constructor(private readonly o: CallServiceOptions) {
     super();
-    o.hub.setSink(this);
   }
 
   /** Loads the creation clock and gives calls whose phone is away their grace period. */
@@ -93,9 +93,9 @@ export class CallService extends EventEmitter<{
     for (const deviceId of away) if (!(await this.connectedAnywhere(deviceId))) this.startGrace(deviceId);
   }
 
-  private connectedAnywhere(deviceId: string): Promise<boolean> {
-    if (this.o.hub.connected(deviceId)) return Promise.resolve(true);
-    return this.o.connectedElsewhere?.(deviceId) ?? Promise.resolve(false);
+  private async connectedAnywhere(deviceId: string): Promise<boolean> {
+    if (this.o.hub.connected(deviceId)) return true;
+    return (await this.o.directory.elsewhere([deviceId])).has(deviceId);
   }
 
   /**
@@ -114,11 +114,6 @@ export class CallService extends EventEmitter<{
         this.o.log.error({ err, callId, event }, 'a listener of call changes failed');
       }
     }
-  }
-
-  /** Fields other domains add to a call's webhook bodies (the assistant's message and, at the end, transcript). */
-  setWebhookExtras(extras: (callId: string, ended: boolean) => Promise<Record<string, unknown>>): void {
-    this.webhookExtras = extras;
   }
 
   stop(): void {
@@ -383,7 +378,7 @@ export class CallService extends EventEmitter<{
         // Connected to another node meanwhile: that node serves its calls.
         if (await this.connectedAnywhere(deviceId)) return this.releaseDevice(deviceId);
         const end = () => this.endOpenCalls(deviceId, 'the phone stayed disconnected');
-        await (this.o.exclusively ? this.o.exclusively(end, `absent phone ${deviceId}`) : end());
+        await this.o.exclusive(end, `absent phone ${deviceId}`);
       })().catch((err: unknown) => this.o.log.error({ err, deviceId }, 'could not end calls of an absent phone'));
     }, this.o.phoneGraceMs);
     timer.unref();
@@ -500,7 +495,7 @@ export class CallService extends EventEmitter<{
     const timelineEntry = { event, eventId, payload, occurredAt, receivedAt };
     const call = presentCall(updated);
     const url = row.webhook_url ?? this.o.defaultWebhookUrl();
-    const extras = url && this.webhookExtras ? await this.webhookExtras(row.id, ends) : {};
+    const extras = url ? await this.o.webhooks.bodyFields(row.id, ends) : {};
     let webhook: StoredWebhookJob | undefined;
     await this.o.repo.transaction(async (tx) => {
       if (isNew) await this.o.repo.insert(row, tx);

@@ -1,4 +1,4 @@
-export { CallService, type CallChange, type PlaceCallInput, type CallServiceOptions, type ResumedCall } from './calls.js';
+export { CallService, runHere, type CallChange, type PlaceCallInput, type CallServiceOptions, type Exclusive, type ResumedCall } from './calls.js';
 export { presentCall, mediaPath, type Call, type CallEvent, type MediaInfo, type StreamConfig, type TranscriptLine } from './model.js';
 export { CALL_STATES, CALL_ACTIONS, DIRECTIONS, EVENT_NAMES, isFinal, actionRefusal, applyEvent, type CallState, type CallAction, type EventName, type Direction } from './state.js';
 export { CreationClock, normalizeTimestamp } from './created-at.js';

@@ -1,12 +1,11 @@
 import type { CallsRepo } from '../store/index.js';
-import type { CallService } from './calls.js';
 import { CALL_STATES, type CallState } from './state.js';
 
 /**
  * How many calls the log holds in each state, kept in memory: counted once at start (one grouped
  * query), then moved by every change the call service emits, so reading it costs no query. With
- * several gateways, the changes other nodes make are applied too (`apply`, from the live messages
- * they relay), and the count is taken again when some may have been missed (`recount`).
+ * several gateways, the changes other nodes make are applied too (`apply`, from the call-state
+ * messages they send), and the count is taken again when some may have been missed (`recount`).
  */
 export class CallStateCounts {
   private constructor(
@@ -14,11 +13,9 @@ export class CallStateCounts {
     private readonly repo: CallsRepo,
   ) {}
 
-  /** Call before the service applies any change (the gateway does, before it serves). */
-  static async follow(calls: CallService, repo: CallsRepo): Promise<CallStateCounts> {
-    const follower = new CallStateCounts(await CallStateCounts.count(repo), repo);
-    calls.on('change', ({ call, previousState }) => follower.apply(previousState, call.state));
-    return follower;
+  /** Counted now; the gateway's wiring moves it with every change (`apply`) before any call can change. */
+  static async open(repo: CallsRepo): Promise<CallStateCounts> {
+    return new CallStateCounts(await CallStateCounts.count(repo), repo);
   }
 
   private static async count(repo: CallsRepo): Promise<Record<CallState, number>> {

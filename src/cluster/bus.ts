@@ -14,9 +14,11 @@ export interface BusMessages {
   phone: string;
   /** The sending node joined the cluster. */
   node: string;
+  /** A call moved between states on the sending node: `previousState state` (no previous state: a new call). */
+  call: string;
 }
 export type BusKind = keyof BusMessages;
-const KINDS: ReadonlySet<string> = new Set<BusKind>(['live', 'settings', 'phone', 'node']);
+const KINDS: ReadonlySet<string> = new Set<BusKind>(['live', 'settings', 'phone', 'node', 'call']);
 
 const CHANNEL = 'voice_gateway';
 /** PostgreSQL refuses payloads of 8000 bytes or more; larger bodies go through cluster_messages. */

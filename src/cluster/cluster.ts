@@ -1,12 +1,13 @@
+import { EventEmitter } from 'node:events';
 import { sha256 } from '../auth/index.js';
-import type { CallService, CallStateCounts } from '../calls/index.js';
-import type { LiveHub, LiveMessage } from '../live/index.js';
+import { CALL_STATES, type CallState } from '../calls/state.js';
+import type { LiveRelay } from '../live/index.js';
 import type { Logger } from '../log.js';
-import type { FailureLimiterFactory, PhoneHub, PhonePresence } from '../phones/index.js';
-import type { SettingsService } from '../settings/index.js';
+import type { FailureLimiterFactory } from '../phones/index.js';
 import { ClusterRepo, type Db, type SecretBox } from '../store/index.js';
-import type { WebhookClaims, WebhookDispatcher } from '../webhooks/index.js';
-import { ClusterBus } from './bus.js';
+import { ClusterBus, type BusKind } from './bus.js';
+import { ClusterJobs } from './jobs.js';
+import { ClusterPhones } from './phones.js';
 import { NODE_ID_HEADER, NodeLink } from './link.js';
 import { ClusterNode, DEFAULT_NODE_TIMINGS, type NodeTimings } from './node.js';
 import { sharedFailureLimiters } from './rate-limit.js';
@@ -24,60 +25,55 @@ export const DEFAULT_CLUSTER_TIMINGS: ClusterTimings = { ...DEFAULT_NODE_TIMINGS
 /** The label of the key the nodes derive from the shared secret key to recognise each other's requests. */
 const TOKEN_LABEL = 'voice-gateway cluster node token v1';
 
-/** What the cluster connects, once the gateway has built it. */
-export interface ClusterParts {
-  hub: PhoneHub;
-  calls: CallService;
-  settings: SettingsService;
-  live: LiveHub;
-  callStates: CallStateCounts;
-  webhooks: WebhookDispatcher;
+const isCallState = (text: string): text is CallState => (CALL_STATES as readonly string[]).includes(text);
+
+/** What the cluster hears from the other nodes, for the gateway's wiring to act on. */
+export interface ClusterEvents {
+  /** A LiveMessage another node published (its JSON text), for this node's consoles. */
+  live: [text: string];
+  /** A call moved between states on another node (null: a new call). */
+  callState: [previousState: CallState | null, state: CallState];
+  /** The settings may have changed: another node saved them, or the periodic refresh is due. */
+  settings: [why: 'changed' | 'refresh'];
+  /** The bus was lost for a while: what is cached from other nodes' messages may be stale. */
+  resync: [];
+  /** This node was declared dead and joined again under a new id: what it held may have been taken over. */
+  rejoined: [];
 }
 
 /**
  * This gateway as one node of several on one PostgreSQL database (docs/cluster.md): its membership
  * and heartbeat, the bus the nodes tell each other facts on (LISTEN/NOTIFY), the link they pass
- * requests and media sockets over (HTTP), which node holds each phone, and the rate limits and
- * webhook claims they share.
+ * requests and media sockets over (HTTP), which node holds each phone (`phones`, the hub's
+ * directory), which node makes each webhook attempt (`jobs`), and the rate limits they share. It
+ * knows nothing of the domain: the gateway wires its events and ports in.
  */
-export class Cluster {
+export class Cluster extends EventEmitter<ClusterEvents> {
   readonly repo: ClusterRepo;
   readonly node: ClusterNode;
   readonly bus: ClusterBus;
   readonly routing: PhoneRouting;
   readonly limiters: FailureLimiterFactory;
+  readonly phones: ClusterPhones;
+  readonly jobs: ClusterJobs;
+  /** The console's live messages go to the other nodes too, while there are any. */
+  readonly liveRelay: LiveRelay;
   private readonly link: NodeLink;
   private settingsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly o: { db: Db; connectionString: string; databaseTimeoutMs: number; box: SecretBox; log: Logger; timings: ClusterTimings },
   ) {
+    super();
     this.repo = new ClusterRepo(o.db);
     this.node = new ClusterNode({ repo: this.repo, log: o.log, timings: o.timings });
     this.bus = new ClusterBus({ connectionString: o.connectionString, timeoutMs: o.databaseTimeoutMs, db: o.db, repo: this.repo, nodeId: () => this.node.id, log: o.log });
     this.link = new NodeLink(o.box.derive(TOKEN_LABEL).map((key) => key.toString('base64url')));
     this.routing = new PhoneRouting({ repo: this.repo, node: this.node, link: this.link });
     this.limiters = sharedFailureLimiters(this.repo);
-  }
-
-  /** Where the phone hub records which node holds each phone; tells the other nodes, whose older socket of it closes. */
-  readonly presence: PhonePresence = {
-    hold: async (deviceId, connectionId) => {
-      await this.repo.holdPhone(deviceId, this.node.id, connectionId);
-      this.bus.publish('phone', `${deviceId} ${connectionId}`);
-    },
-    release: (deviceId, connectionId) => this.repo.releasePhone(deviceId, connectionId),
-  };
-
-  /** Phones whose socket another live node holds (this node's own, its hub knows better than its rows). */
-  connectedPhones(deviceIds?: string[]): Promise<Set<string>> {
-    if (this.node.alone) return Promise.resolve(new Set());
-    return this.repo.connectedPhones(this.node.leaseMs, this.node.id, deviceIds);
-  }
-
-  /** Whether another live node holds the phone's socket. */
-  async connectedElsewhere(deviceId: string): Promise<boolean> {
-    return (await this.connectedPhones([deviceId])).has(deviceId);
+    this.phones = new ClusterPhones({ repo: this.repo, node: this.node, bus: this.bus, log: o.log });
+    this.jobs = new ClusterJobs({ repo: this.repo, node: this.node, log: o.log.child({ component: 'webhooks' }), pollMs: o.timings.claimPollMs });
+    this.liveRelay = { send: (text) => this.bus.publish('live', text), active: () => !this.node.alone };
   }
 
   /** Several gateways print a setup token each at the first run: any node accepts any live node's. */
@@ -89,66 +85,45 @@ export class Cluster {
     return this.repo.isSetupTokenHash(sha256(token.trim()).toString('hex'), this.node.leaseMs);
   }
 
-  claims(): WebhookClaims {
-    return { nodeId: () => this.node.id, leaseHeld: () => this.node.leaseHeld(), leaseMs: this.node.leaseMs, pollMs: this.o.timings.claimPollMs };
+  /** Tells the other nodes that the settings changed here. */
+  settingsSaved(): void {
+    this.bus.publish('settings', '');
+  }
+
+  /** Tells the other nodes that a call moved between states here (their call-state counts follow). */
+  callStateChanged(previousState: CallState | null, state: CallState): void {
+    if (!this.node.alone) this.bus.publish('call', `${previousState ?? ''} ${state}`);
   }
 
   /** Before the gateway serves: listens to the other nodes. */
-  async listen(parts: ClusterParts): Promise<void> {
-    const { hub, calls, settings, live, callStates, webhooks } = parts;
+  async listen(): Promise<void> {
     const log = this.o.log;
-    const onMessage = (kind: string, payload: string): void => {
-      if (kind === 'live') {
-        const message = JSON.parse(payload) as LiveMessage;
-        live.deliver(message, payload);
-        if (message.type === 'call') callStates.apply(message.previousState, message.call.state);
-      } else if (kind === 'settings') {
-        settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings another node changed'));
-      } else if (kind === 'node') {
-        this.node.countPeers().catch((err: unknown) => log.warn({ err }, 'could not count the other nodes'));
-      } else if (kind === 'phone') {
-        const [deviceId = '', connectionId = ''] = payload.split(' ');
-        this.phoneMoved(hub, calls, deviceId, connectionId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of a phone that moved'));
-      }
-    };
-    const onResync = (): void => {
-      settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again'));
-      callStates.recount().catch((err: unknown) => log.warn({ err }, 'could not count the calls again'));
-    };
     // The cluster's own emitters: they go with it at shutdown, listeners and all.
-    this.bus.on('message', onMessage);
-    this.bus.on('resync', onResync);
-    live.relayTo({ send: (text) => this.bus.publish('live', text), active: () => !this.node.alone });
-    settings.onSaved(() => this.bus.publish('settings', ''));
+    this.bus.on('message', (kind, payload) => this.heard(kind, payload));
+    this.bus.on('resync', () => this.emit('resync'));
     await this.bus.start();
-
-    const onReaped = (_nodes: string[], devices: string[]): void => {
-      // This node took the dead node's phones off the map: their calls get the grace period here.
-      for (const deviceId of devices) {
-        calls.onDisconnected(deviceId);
-        hub.emit('device', deviceId);
-      }
-    };
-    const onRejoined = (): void => {
+    this.node.on('reaped', (_nodes, devices) => this.phones.heardLost(devices));
+    this.node.on('rejoined', () => {
       this.bus.publish('node', this.node.id);
-      hub.holdAgain().catch((err: unknown) => log.warn({ err }, 'could not record this node\'s phones again'));
-      webhooks.reclaim().catch((err: unknown) => log.error({ err }, 'could not claim the webhook jobs again'));
-    };
-    this.node.on('reaped', onReaped);
-    this.node.on('rejoined', onRejoined);
-    this.settingsTimer = setInterval(() => void settings.reload().catch((err: unknown) => log.warn({ err }, 'could not read the settings again')), this.o.timings.settingsRefreshMs);
+      this.phones.holdAgain().catch((err: unknown) => log.warn({ err }, 'could not record this node\'s phones again'));
+      this.emit('rejoined');
+    });
+    this.settingsTimer = setInterval(() => this.emit('settings', 'refresh'), this.o.timings.settingsRefreshMs);
     this.settingsTimer.unref();
   }
 
-  /**
-   * Another node holds the phone's socket now: an older socket of it here is closed as replaced, and
-   * its calls are let go. A message that arrives after this node took the phone back is stale: the
-   * phone's row names the socket recorded last.
-   */
-  private async phoneMoved(hub: PhoneHub, calls: CallService, deviceId: string, connectionId: string): Promise<void> {
-    if ((await this.repo.phoneConnection(deviceId)) !== connectionId) return;
-    hub.replacedElsewhere(deviceId, connectionId);
-    await calls.releaseDevice(deviceId);
+  private heard(kind: BusKind, payload: string): void {
+    const log = this.o.log;
+    if (kind === 'live') this.emit('live', payload);
+    else if (kind === 'call') {
+      const [previous = '', state = ''] = payload.split(' ');
+      if (isCallState(state) && (previous === '' || isCallState(previous))) this.emit('callState', previous === '' ? null : previous, state);
+    } else if (kind === 'settings') this.emit('settings', 'changed');
+    else if (kind === 'node') this.node.countPeers().catch((err: unknown) => log.warn({ err }, 'could not count the other nodes'));
+    else if (kind === 'phone') {
+      const [deviceId = '', connectionId = ''] = payload.split(' ');
+      this.phones.heardMoved(deviceId, connectionId).catch((err: unknown) => log.warn({ err, deviceId }, 'could not let go of a phone that moved'));
+    }
   }
 
   /** Once the gateway listens: the node joins, with its address (NODE_URL, or the loopback address and the bound port). */

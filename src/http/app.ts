@@ -8,7 +8,7 @@ import { mountConsole } from './console-static.js';
 import { mountDocsPage } from './docs-page.js';
 import { OPENAPI_TAGS } from './openapi.js';
 import { errorResponse, handleError, validationError } from './errors.js';
-import { forwardToPhoneNode, nameNodeToNodes } from './forward.js';
+import { nameNodeToNodes } from './forward.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseUndecodableTarget } from './target-escapes.js';
 import type { AppEnv, HttpServices } from './services.js';
@@ -100,7 +100,6 @@ export function createHttpApp(services: HttpServices): GatewayApp {
   app.use('*', refuseUndecodableTarget);
   app.use('/v1/*', requireCredential(services));
   app.use('/v1/*', refuseJsonNotUtf8);
-  app.use('/v1/*', forwardToPhoneNode(services));
   app.use('/health', nameNodeToNodes(services));
   app.use('/metrics', requireMetricsCredential(services));
 

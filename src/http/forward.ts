@@ -4,20 +4,9 @@ import { NODE_HEADER, NODE_ID_HEADER, type PhoneRouting } from '../cluster/index
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CONTROL_CHARACTERS } from '../text.js';
+import type { NodeAffinity } from './affinity.js';
 import type { AppEnv, HttpServices } from './services.js';
 import type { UpgradeHandler } from './upgrade.js';
-
-/** Routes whose answer depends on the node holding the call's phone: commands, the stream, the assistant, `media.streaming`. */
-const CALL_PATH = /^\/v1\/calls\/([^/]+)(?:\/(?:stream|agent|dtmf|answer|reject|hangup|hold|unhold))?$/;
-const DEVICE_PATH = /^\/v1\/devices\/([^/]+)$/;
-
-const decoded = (text: string): string | null => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-};
 
 /**
  * An id worth looking up: one the routes' text rule (src/text.ts) refuses is left to them, which answer
@@ -26,9 +15,8 @@ const decoded = (text: string): string | null => {
 const lookupable = (id: unknown): id is string => typeof id === 'string' && !CONTROL_CHARACTERS.test(id);
 
 /** The other node a request must be served by, or null to serve it here. */
-async function servingNode(routing: PhoneRouting, c: Context<AppEnv>): Promise<string | null> {
-  const { method, path } = c.req;
-  if (method === 'POST' && path === '/v1/calls') {
+async function servingNode(routing: PhoneRouting, affinity: Exclude<NodeAffinity, 'any'>, c: Context<AppEnv>): Promise<string | null> {
+  if (affinity === 'body-device') {
     let deviceId: unknown;
     try {
       deviceId = (JSON.parse(await c.req.text()) as { deviceId?: unknown } | null)?.deviceId;
@@ -37,26 +25,23 @@ async function servingNode(routing: PhoneRouting, c: Context<AppEnv>): Promise<s
     }
     return lookupable(deviceId) ? routing.nodeOfDevice(deviceId) : null;
   }
-  const call = CALL_PATH.exec(path);
-  const callId = call?.[1] ? decoded(call[1]) : null;
-  if (lookupable(callId)) return routing.nodeOfCall(callId);
-  const device = method === 'DELETE' ? DEVICE_PATH.exec(path) : null;
-  const deviceId = device?.[1] ? decoded(device[1]) : null;
-  return lookupable(deviceId) ? routing.nodeOfDevice(deviceId) : null;
+  const id = c.req.param(affinity === 'call' ? 'callId' : 'deviceId');
+  if (!lookupable(id)) return null;
+  return affinity === 'call' ? routing.nodeOfCall(id) : routing.nodeOfDevice(id);
 }
 
 /**
- * Several gateways (docs/cluster.md): a request that concerns a phone whose socket another node holds
- * is served by that node, so its answer (202, 409 DEVICE_OFFLINE or DEVICE_BUSY, 504 DEVICE_TIMEOUT,
- * a stream's status) is the one that node gives, exactly as one gateway would give it. Runs after the
- * credential check; the serving node checks the credential again. A node that cannot be reached
- * (dead: its phones are offline) leaves the request to this node.
+ * Several gateways (docs/cluster.md): a request to a route served by a phone's node (its declared
+ * affinity, http/affinity.ts), for a phone whose socket another node holds, is served by that node,
+ * so its answer (202, 409 DEVICE_OFFLINE or DEVICE_BUSY, 504 DEVICE_TIMEOUT, a stream's status) is
+ * the one that node gives, exactly as one gateway would give it. Runs after the credential check;
+ * the serving node checks the credential again. A node that cannot be reached (dead: its phones are
+ * offline) leaves the request to this node.
  */
-export function forwardToPhoneNode(services: HttpServices): MiddlewareHandler<AppEnv> {
+export function forwardToPhoneNode(routing: PhoneRouting, log: Logger, affinity: Exclude<NodeAffinity, 'any'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const routing = services.routing;
-    if (!routing || routing.fromNode(c.req.header(NODE_HEADER))) return next();
-    const target = await servingNode(routing, c);
+    if (routing.fromNode(c.req.header(NODE_HEADER))) return next();
+    const target = await servingNode(routing, affinity, c);
     if (!target) return next();
     const { method } = c.req;
     const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(await c.req.arrayBuffer());
@@ -64,7 +49,7 @@ export function forwardToPhoneNode(services: HttpServices): MiddlewareHandler<Ap
     const outcome = await routing.forward(target, { method, path: url.pathname + url.search, headers: c.req.raw.headers, body });
     if (outcome === 'timeout') throw new GatewayError('DEVICE_TIMEOUT', 'The gateway node that holds the phone did not answer in time');
     if (outcome !== 'unreachable') return outcome;
-    services.log.warn({ node: target, path: c.req.path }, 'the node holding the phone could not be reached; serving the request here');
+    log.warn({ node: target, path: c.req.path }, 'the node holding the phone could not be reached; serving the request here');
     return next();
   };
 }

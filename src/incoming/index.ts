@@ -20,7 +20,7 @@ export function routeIncomingCalls(o: {
   settings: SettingsService;
   log: Logger;
   autoStreamDelayMs: number;
-  assistant?: () => IncomingAssistant | undefined;
+  assistant?: IncomingAssistant | undefined;
 }): () => void {
   const timers = new Set<NodeJS.Timeout>();
   const onIncoming = (call: Call): void => {
@@ -38,7 +38,7 @@ export function routeIncomingCalls(o: {
       timers.add(timer);
       return;
     }
-    const assistant = o.assistant?.();
+    const assistant = o.assistant;
     if (assistant) {
       void assistant
         .takeIncoming(call)

@@ -1,11 +1,14 @@
 import type { CallChange, CallService } from '../calls/index.js';
 import type { Logger } from '../log.js';
-import type { DeviceService, PhoneHub } from '../phones/index.js';
+import type { DeviceService, PhoneDirectory, PhoneHub } from '../phones/index.js';
 import type { WebhookDelivery } from '../webhooks/index.js';
 import type { LiveHub } from './hub.js';
 
 /** Publishes call changes and phone changes; returns a function that stops it. */
-export function publishDomainEvents(live: LiveHub, { calls, hub, devices, log }: { calls: CallService; hub: PhoneHub; devices: DeviceService; log: Logger }): () => void {
+export function publishDomainEvents(
+  live: LiveHub,
+  { calls, hub, devices, directory, log }: { calls: CallService; hub: PhoneHub; devices: DeviceService; directory: PhoneDirectory; log: Logger },
+): () => void {
   const onChange = ({ call, previousState, event }: CallChange): void => {
     live.publish({ type: 'call', call, previousState, ...(event ? { event } : {}) });
   };
@@ -15,7 +18,7 @@ export function publishDomainEvents(live: LiveHub, { calls, hub, devices, log }:
     if (live.size === 0) return;
     const previous = pending.get(deviceId) ?? Promise.resolve();
     // On several gateways the others read the phone's presence from the database: tell them after it changed.
-    const next = previous.then(() => hub.whenLeft(deviceId)).then(async () => {
+    const next = previous.then(() => directory.whenLeft(deviceId)).then(async () => {
       const device = (await devices.exists(deviceId)) ? await devices.get(deviceId) : null;
       live.publish({ type: 'device', deviceId, device });
     });

@@ -4,6 +4,7 @@ import { sha256 } from '../auth/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { DeviceRow, DevicesRepo } from '../store/index.js';
+import type { PhoneDirectory } from './directory.js';
 import { withoutSecrets, type DiagnosticsReport, type StoredDiagnostics } from './diagnostics.js';
 import type { HealthReport } from './protocol.js';
 
@@ -73,30 +74,21 @@ export async function qrSvg(text: string): Promise<string> {
 
 const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
 
-/** Phones whose socket another node of the cluster holds (several gateways on PostgreSQL). */
-export interface ClusterPhones {
-  connectedPhones(deviceIds?: string[]): Promise<Set<string>>;
-}
-
 export class DeviceService {
-  private live: LiveDeviceState | undefined;
-  private cluster: ClusterPhones | undefined;
-
-  constructor(private readonly repo: DevicesRepo) {}
-
-  attachLiveState(live: LiveDeviceState): void {
-    this.live = live;
-  }
-
-  /** Several gateways: a phone is connected when any node holds its socket; its lastSeenAt and latency are then read from its row. */
-  attachCluster(cluster: ClusterPhones): void {
-    this.cluster = cluster;
-  }
+  /**
+   * `live`: what this gateway's sockets know; `directory`: a phone is connected when any node of a
+   * cluster holds its socket (its lastSeenAt and latency are then read from its row).
+   */
+  constructor(
+    private readonly repo: DevicesRepo,
+    private readonly live: LiveDeviceState,
+    private readonly directory: PhoneDirectory,
+  ) {}
 
   /** The phones of `rows` whose socket another node holds. */
   private elsewhere(rows: DeviceRow[], all: boolean): Promise<Set<string>> {
-    if (!this.cluster || rows.every((row) => this.live?.connected(row.id))) return Promise.resolve(new Set());
-    return this.cluster.connectedPhones(all ? undefined : rows.map((row) => row.id));
+    if (rows.every((row) => this.live.connected(row.id))) return Promise.resolve(new Set());
+    return this.directory.elsewhere(all ? undefined : rows.map((row) => row.id));
   }
 
   present(row: DeviceRow, connectedElsewhere = false): Device {
@@ -104,10 +96,10 @@ export class DeviceService {
     return {
       id: row.id,
       name: row.name,
-      connected: (live?.connected(row.id) ?? false) || connectedElsewhere,
+      connected: live.connected(row.id) || connectedElsewhere,
       registeredAt: row.registered_at,
-      lastSeenAt: live?.lastSeenAt(row.id) ?? row.last_seen_at,
-      latencyMs: live?.latencyMs(row.id) ?? row.latency_ms,
+      lastSeenAt: live.lastSeenAt(row.id) ?? row.last_seen_at,
+      latencyMs: live.latencyMs(row.id) ?? row.latency_ms,
       health: row.health ? (JSON.parse(row.health) as HealthReport) : null,
     };
   }

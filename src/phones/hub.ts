@@ -10,9 +10,11 @@ import type { PingTimings } from '../socket-guard.js';
 import { PhoneAudioPort } from './audio-port.js';
 import { PhoneConnection } from './connection.js';
 import type { DeviceService, LiveDeviceState } from './devices.js';
+import type { PhoneDirectory } from './directory.js';
 import { CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent, type PhoneMessage } from './protocol.js';
+import type { PhoneSockets } from './sockets.js';
 
-/** What the call domain does with a phone's messages. Set once at composition. */
+/** What the call domain does with a phone's messages. Set once, in the gateway's wiring. */
 export interface PhoneEventSink {
   onHello(deviceId: string, hello: HelloMessage): Promise<void>;
   /** Applies an event once; returns the callId to name in the `event.ack` (null when no call fits). */
@@ -21,20 +23,12 @@ export interface PhoneEventSink {
   onDisconnected(deviceId: string): void;
 }
 
-/**
- * Where the cluster learns which node holds each phone's socket (several gateways on PostgreSQL;
- * absent on one gateway). `hold` is awaited before the phone's hello is handled, so once a phone is
- * welcomed every node can find it.
- */
-export interface PhonePresence {
-  hold(deviceId: string, connectionId: string): Promise<void>;
-  release(deviceId: string, connectionId: string): Promise<void>;
-}
-
 export interface PhoneHubOptions {
   devices: DeviceService;
-  /** Several gateways: which node holds each phone; also writes each pong's latency, for the other nodes to show. */
-  presence?: PhonePresence | undefined;
+  /** The phones' open sockets, which the device service reads too. */
+  sockets: PhoneSockets;
+  /** Where the phone's socket is recorded (one gateway: nowhere; a cluster: for the other nodes). */
+  directory: PhoneDirectory;
   log: Logger;
   /** The spec's 20 s ping; a pong later than `pongTimeoutMs` drops the phone. */
   ping: PingTimings;
@@ -47,20 +41,16 @@ const SEEN_PERSIST_INTERVAL_MS = 10_000;
 
 /** Keeps the one socket of each connected phone and carries commands, events and audio over it. */
 export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency: [deviceId: string, rttMs: number] }> implements LiveDeviceState {
-  private readonly connections = new Map<string, PhoneConnection>();
+  private readonly connections: PhoneSockets;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private sink: PhoneEventSink | undefined;
   /** Each phone's call audio, kept across its reconnections (see PhoneAudioPort). */
   private readonly ports = new Map<string, PhoneAudioPort>();
   private readonly lastPersisted = new Map<string, number>();
-  /** Several gateways: each connection's presence row being written, so that its removal waits for it. */
-  private readonly holds = new WeakMap<PhoneConnection, Promise<void>>();
-  /** Several gateways: the removal of a phone's presence row, while it is being made. */
-  private readonly leaving = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PhoneHubOptions) {
     super();
-    options.devices.attachLiveState(this);
+    this.connections = options.sockets;
   }
 
   setSink(sink: PhoneEventSink): void {
@@ -96,7 +86,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     return this.connections.get(deviceId)?.latencyMs;
   }
   connectedIds(): string[] {
-    return [...this.connections.keys()];
+    return this.connections.ids();
   }
   /** Phones whose socket is open now. */
   connectedCount(): number {
@@ -134,27 +124,13 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
         onLatency: (rttMs) => {
           this.emit('latency', deviceId, rttMs);
           // The other nodes read a phone's latency from its row.
-          if (this.options.presence) void this.persistSeen(connection, true);
+          if (this.options.directory.shared) void this.persistSeen(connection, true);
         },
         onClose: (code) => {
           const { badFrames, badMessages, pauses } = connection;
           log.info({ deviceId, code, ...(badFrames > 0 ? { badFrames } : {}), ...(badMessages > 0 ? { badMessages } : {}), ...(pauses > 0 ? { pauses } : {}) }, 'phone disconnected');
           void this.persistSeen(connection, true);
-          const presence = this.options.presence;
-          // The row is removed after it was written (a socket can drop while its hello is held);
-          // `whenLeft` tells those who report the change to other nodes when it is gone.
-          const left =
-            presence && connection.helloReceived
-              ? (this.holds.get(connection) ?? Promise.resolve())
-                  .then(() => presence.release(deviceId, connection.id))
-                  .catch((err: unknown) => log.warn({ err, deviceId }, 'could not record that the phone left this node'))
-              : undefined;
-          if (left) {
-            this.leaving.set(deviceId, left);
-            void left.then(() => {
-              if (this.leaving.get(deviceId) === left) this.leaving.delete(deviceId);
-            });
-          }
+          if (connection.helloReceived) this.options.directory.release(deviceId, connection.id);
           if (port.connection === connection) port.connection = undefined;
           if (this.connections.get(deviceId) === connection) {
             this.connections.delete(deviceId);
@@ -166,7 +142,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
       this.options.ping,
       this.options.drops,
     );
-    this.connections.set(deviceId, connection);
+    this.connections.set(connection);
     port.connection = connection;
     log.info({ deviceId }, 'phone connected');
     this.emit('device', deviceId);
@@ -177,9 +153,7 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     switch (message.type) {
       case 'hello': {
         // A socket already closed is not held: its removal may have run before this hello's turn came.
-        const hold = connection.open ? this.options.presence?.hold(deviceId, connection.id) : undefined;
-        if (hold) this.holds.set(connection, hold.catch(() => undefined));
-        await hold;
+        if (connection.open) await this.options.directory.hold(deviceId, connection.id);
         // The call domain sees the hello before the phone is welcomed: nothing the phone does after
         // the welcome (nor a call placed for it) can be mistaken for a call its hello did not name.
         await this.sink?.onHello(deviceId, message);
@@ -245,20 +219,10 @@ export class PhoneHub extends EventEmitter<{ device: [deviceId: string]; latency
     this.emit('device', deviceId);
   }
 
-  /**
-   * Resolves once this node's record that it holds the phone is gone after its socket closed (at
-   * once on one gateway): other nodes read where a phone is from that record, so what is told to
-   * them about the phone waits for it.
-   */
-  whenLeft(deviceId: string): Promise<void> {
-    return this.leaving.get(deviceId) ?? Promise.resolve();
-  }
-
-  /** Records again that this node holds its phones (after it joined the cluster anew under another id). */
-  async holdAgain(): Promise<void> {
-    for (const connection of this.connections.values()) {
-      if (connection.open && connection.helloReceived) await this.options.presence?.hold(connection.deviceId, connection.id);
-    }
+  /** The phone's socket was on a node of the cluster that died: the call domain and listeners hear it is gone. */
+  lostWithItsNode(deviceId: string): void {
+    this.sink?.onDisconnected(deviceId);
+    this.emit('device', deviceId);
   }
 
   disconnect(deviceId: string, code: number, reason: string): void {

@@ -7,10 +7,22 @@ export interface NodeRow {
   url: string;
 }
 
+/** A webhook job a node claimed, as its schedule keeps it (the body is read when it goes out). */
+export interface ClaimedJobRow {
+  id: number;
+  callId: string;
+  url: string;
+  attempt: number;
+  dueAt: string;
+}
+
 const ms = (value: number) => sql`(${Math.round(value)}::bigint * interval '1 millisecond')`;
 
-/** Live nodes: not reaped, heartbeat younger than the lease. */
-const liveNodes = (leaseMs: number) => sql`select id, url from cluster_nodes where reaped_at is null and heartbeat_at > now() - ${ms(leaseMs)}`;
+/** The one rule of a live node: not reaped, and a heartbeat younger than the lease (by the database's clock). */
+const isLive = (leaseMs: number) => sql<boolean>`reaped_at is null and heartbeat_at > now() - ${ms(leaseMs)}`;
+
+/** Live nodes, as a subquery. */
+const liveNodes = (leaseMs: number) => sql`select id, url from cluster_nodes where ${isLive(leaseMs)}`;
 
 /**
  * The cluster's own tables (PostgreSQL only, migration 008): the nodes and their heartbeats, which
@@ -21,13 +33,13 @@ export class ClusterRepo {
   constructor(private readonly db: Db) {}
 
   async register(node: NodeRow): Promise<void> {
-    await sql`insert into cluster_nodes (id, url) values (${node.id}, ${node.url})`.execute(this.db);
+    await this.db.insertInto('cluster_nodes').values({ id: node.id, url: node.url, reaped_at: null, setup_token_hash: null }).execute();
   }
 
   /** Renews the node's lease; false once another node has declared it dead (reaped). */
   async heartbeat(id: string): Promise<boolean> {
-    const r = await sql`update cluster_nodes set heartbeat_at = now() where id = ${id} and reaped_at is null`.execute(this.db);
-    return Number(r.numAffectedRows ?? 0) > 0;
+    const r = await this.db.updateTable('cluster_nodes').set({ heartbeat_at: sql`now()` }).where('id', '=', id).where('reaped_at', 'is', null).executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   }
 
   async liveNodes(leaseMs: number): Promise<NodeRow[]> {
@@ -52,21 +64,21 @@ export class ClusterRepo {
 
   /** The hash of the first run's setup token the node printed, so that any node accepts it. */
   async setSetupTokenHash(id: string, hash: string): Promise<void> {
-    await sql`update cluster_nodes set setup_token_hash = ${hash} where id = ${id}`.execute(this.db);
+    await this.db.updateTable('cluster_nodes').set({ setup_token_hash: hash }).where('id', '=', id).execute();
   }
 
   /** Whether a live node printed the setup token of this hash. */
   async isSetupTokenHash(hash: string, leaseMs: number): Promise<boolean> {
-    const r = await sql`select 1 from cluster_nodes where setup_token_hash = ${hash} and reaped_at is null and heartbeat_at > now() - ${ms(leaseMs)}`.execute(this.db);
-    return r.rows.length > 0;
+    const row = await this.db.selectFrom('cluster_nodes').select('id').where('setup_token_hash', '=', hash).where(isLive(leaseMs)).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** A node that stops: its phones and its webhook claims are let go at once, and it leaves the map. */
   async leave(id: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      await sql`delete from phone_connections where node_id = ${id}`.execute(tx);
-      await sql`update webhook_jobs set claimed_by = null where claimed_by = ${id}`.execute(tx);
-      await sql`delete from cluster_nodes where id = ${id}`.execute(tx);
+      await tx.deleteFrom('phone_connections').where('node_id', '=', id).execute();
+      await tx.updateTable('webhook_jobs').set({ claimed_by: null }).where('claimed_by', '=', id).execute();
+      await tx.deleteFrom('cluster_nodes').where('id', '=', id).execute();
     });
   }
 
@@ -87,13 +99,13 @@ export class ClusterRepo {
 
   /** The socket closed; a newer socket of the phone (here or on another node) keeps its row. */
   async releasePhone(deviceId: string, connectionId: string): Promise<void> {
-    await sql`delete from phone_connections where device_id = ${deviceId} and connection_id = ${connectionId}`.execute(this.db);
+    await this.db.deleteFrom('phone_connections').where('device_id', '=', deviceId).where('connection_id', '=', connectionId).execute();
   }
 
   /** The socket of the phone that was recorded last (by any node), if any. */
   async phoneConnection(deviceId: string): Promise<string | undefined> {
-    const r = await sql<{ connection_id: string }>`select connection_id from phone_connections where device_id = ${deviceId}`.execute(this.db);
-    return r.rows[0]?.connection_id;
+    const row = await this.db.selectFrom('phone_connections').select('connection_id').where('device_id', '=', deviceId).executeTakeFirst();
+    return row?.connection_id;
   }
 
   /** The live node that holds the phone's socket, if any. */
@@ -118,11 +130,52 @@ export class ClusterRepo {
     return new Set(r.rows.map((row) => row.device_id));
   }
 
+  // ---- webhook jobs ------------------------------------------------------------------------
+
+  /**
+   * Several gateways: claims for `claimant` up to `limit` jobs that no live node holds (never claimed,
+   * or held by a node whose lease ran out). Rows another node is claiming at the same time are
+   * skipped (FOR UPDATE SKIP LOCKED), so each job is claimed by one node. A first attempt is left
+   * for later while an earlier first attempt of its call is held elsewhere.
+   */
+  async claimJobs(claimant: string, leaseMs: number, limit: number): Promise<ClaimedJobRow[]> {
+    return this.db.transaction().execute(async (tx) => {
+      const free = (
+        await sql<{ id: string; call_id: string; attempt: number }>`select j.id, j.call_id, j.attempt from webhook_jobs j
+          where j.claimed_by is null
+             or j.claimed_by not in (select n.id from (${liveNodes(leaseMs)}) n)
+          order by j.id limit ${limit}
+          for update of j skip locked`.execute(tx)
+      ).rows.map((r) => ({ id: Number(r.id), callId: r.call_id, attempt: Number(r.attempt) }));
+      if (free.length === 0) return [];
+      const picked = new Set(free.map((j) => j.id));
+      const calls = [...new Set(free.filter((j) => j.attempt === 1).map((j) => j.callId))];
+      const firstAttempts = calls.length
+        ? (await sql<{ id: string; call_id: string; claimed_by: string | null }>`select id, call_id, claimed_by from webhook_jobs
+            where call_id = any(${calls}) and attempt = 1`.execute(tx)).rows
+        : [];
+      // Per call, the earliest first attempt this claim does not take and this node does not hold.
+      const blockedFrom = new Map<string, number>();
+      for (const row of firstAttempts) {
+        const id = Number(row.id);
+        if (picked.has(id) || row.claimed_by === claimant) continue;
+        blockedFrom.set(row.call_id, Math.min(id, blockedFrom.get(row.call_id) ?? Infinity));
+      }
+      const taken = free.filter((j) => j.attempt > 1 || j.id < (blockedFrom.get(j.callId) ?? Infinity)).map((j) => j.id);
+      if (taken.length === 0) return [];
+      const rows = (
+        await sql<{ id: string; call_id: string; url: string; attempt: number; due_at: string }>`update webhook_jobs set claimed_by = ${claimant}
+          where id = any(${taken}) returning id, call_id, url, attempt, due_at`.execute(tx)
+      ).rows;
+      return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at })).sort((a, b) => a.id - b.id);
+    });
+  }
+
   // ---- live messages too large for a NOTIFY --------------------------------------------------
 
   async message(id: number): Promise<string | undefined> {
-    const r = await sql<{ body: string }>`select body from cluster_messages where id = ${id}`.execute(this.db);
-    return r.rows[0]?.body;
+    const row = await this.db.selectFrom('cluster_messages').select('body').where('id', '=', id).executeTakeFirst();
+    return row?.body;
   }
 
   // ---- rate limits -------------------------------------------------------------------------
@@ -155,6 +208,6 @@ export class ClusterRepo {
   }
 
   async forgiveFailure(id: number): Promise<void> {
-    await sql`delete from rate_limit_failures where id = ${id}`.execute(this.db);
+    await this.db.deleteFrom('rate_limit_failures').where('id', '=', id).execute();
   }
 }

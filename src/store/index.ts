@@ -10,4 +10,4 @@ export { CallsRepo, FINAL_STATES, type CallRow, type CallEventRow, type CallQuer
 export { AssistantMessagesRepo, type AssistantMessageRow } from './assistant-messages-repo.js';
 export { AssistantTasksRepo, type AssistantTaskRow } from './assistant-tasks-repo.js';
 export const nowIso = (): string => new Date().toISOString();
-export { ClusterRepo, type NodeRow } from './cluster-repo.js';
+export { ClusterRepo, type ClaimedJobRow, type NodeRow } from './cluster-repo.js';

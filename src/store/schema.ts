@@ -183,9 +183,44 @@ export interface PasswordResetsTable {
 }
 
 /*
- * PostgreSQL only (several gateways, docs/cluster.md), queried in plain SQL by ClusterRepo:
- * cluster_nodes, phone_connections, cluster_messages, rate_limit_failures (migration 008).
+ * PostgreSQL only (several gateways, docs/cluster.md; migration 008), read and written by ClusterRepo.
+ * Their times are the database's own (`timestamptz`, set by `now()`), so they stay `Date`s: no node's
+ * clock is trusted for a lease.
  */
+
+/** A gateway of the cluster: its address, its lease (`heartbeat_at`) and, once dead, when it was reaped. */
+export interface ClusterNodesTable {
+  id: string;
+  url: string;
+  started_at: Generated<Date>;
+  heartbeat_at: Generated<Date>;
+  reaped_at: Date | null;
+  /** SHA-256 of the first run's setup token the node printed, so that any node accepts it. */
+  setup_token_hash: string | null;
+}
+
+/** Which node holds each phone's socket, and which socket (a newer one replaces it anywhere). */
+export interface PhoneConnectionsTable {
+  device_id: string;
+  node_id: string;
+  connection_id: string;
+  connected_at: Generated<Date>;
+}
+
+/** A live message too large for a NOTIFY: the notification carries its id. */
+export interface ClusterMessagesTable {
+  id: Generated<number>;
+  body: string;
+  at: Generated<Date>;
+}
+
+/** A failure a shared rate limit counts; `key` is a SHA-256. */
+export interface RateLimitFailuresTable {
+  id: Generated<number>;
+  scope: string;
+  key: string;
+  at: Generated<Date>;
+}
 
 export interface Tables {
   settings: SettingsTable;
@@ -203,4 +238,8 @@ export interface Tables {
   assistant_messages: AssistantMessagesTable;
   assistant_tasks: AssistantTasksTable;
   password_resets: PasswordResetsTable;
+  cluster_nodes: ClusterNodesTable;
+  phone_connections: PhoneConnectionsTable;
+  cluster_messages: ClusterMessagesTable;
+  rate_limit_failures: RateLimitFailuresTable;
 }

@@ -132,46 +132,6 @@ export class WebhooksRepo {
   }
 
   /**
-   * Several gateways: claims for `claimant` up to `limit` jobs that no live node holds (never claimed,
-   * or held by a node whose lease ran out). Rows another node is claiming at the same time are
-   * skipped (FOR UPDATE SKIP LOCKED), so each job is claimed by one node. A first attempt is left
-   * for later while an earlier first attempt of its call is held elsewhere.
-   */
-  async claimJobs(claimant: string, leaseMs: number, limit: number): Promise<Array<Omit<WebhookJobRow, 'body' | 'eventId' | 'event' | 'retryOf'>>> {
-    return this.db.transaction().execute(async (tx) => {
-      const lease = sql`(${Math.round(leaseMs)}::bigint * interval '1 millisecond')`;
-      const free = (
-        await sql<{ id: string; call_id: string; attempt: number }>`select j.id, j.call_id, j.attempt from webhook_jobs j
-          where j.claimed_by is null
-             or j.claimed_by not in (select id from cluster_nodes where reaped_at is null and heartbeat_at > now() - ${lease})
-          order by j.id limit ${limit}
-          for update of j skip locked`.execute(tx)
-      ).rows.map((r) => ({ id: Number(r.id), callId: r.call_id, attempt: Number(r.attempt) }));
-      if (free.length === 0) return [];
-      const picked = new Set(free.map((j) => j.id));
-      const calls = [...new Set(free.filter((j) => j.attempt === 1).map((j) => j.callId))];
-      const firstAttempts = calls.length
-        ? (await sql<{ id: string; call_id: string; claimed_by: string | null }>`select id, call_id, claimed_by from webhook_jobs
-            where call_id = any(${calls}) and attempt = 1`.execute(tx)).rows
-        : [];
-      // Per call, the earliest first attempt this claim does not take and this node does not hold.
-      const blockedFrom = new Map<string, number>();
-      for (const row of firstAttempts) {
-        const id = Number(row.id);
-        if (picked.has(id) || row.claimed_by === claimant) continue;
-        blockedFrom.set(row.call_id, Math.min(id, blockedFrom.get(row.call_id) ?? Infinity));
-      }
-      const taken = free.filter((j) => j.attempt > 1 || j.id < (blockedFrom.get(j.callId) ?? Infinity)).map((j) => j.id);
-      if (taken.length === 0) return [];
-      const rows = (
-        await sql<{ id: string; call_id: string; url: string; attempt: number; due_at: string }>`update webhook_jobs set claimed_by = ${claimant}
-          where id = any(${taken}) returning id, call_id, url, attempt, due_at`.execute(tx)
-      ).rows;
-      return rows.map((r) => ({ id: Number(r.id), callId: r.call_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at })).sort((a, b) => a.id - b.id);
-    });
-  }
-
-  /**
    * Stored jobs after `afterId`, oldest first, without their bodies: what the scheduler keeps in
    * memory. With `heldBy` (several gateways), only the jobs that node holds.
    */

@@ -5,9 +5,10 @@ import { LIMITS } from '../limits.js';
 import type { Logger } from '../log.js';
 import { OutboundPolicy } from '../outbound/index.js';
 import type { Db } from '../store/database.js';
+import type { ClaimedJobRow } from '../store/cluster-repo.js';
 import { WebhooksRepo, type DeliveryQuery, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
-import { JobClaims, type WebhookClaims } from './claims.js';
+import { ONE_GATEWAY, type JobOwnership } from './ownership.js';
 import { AttemptRecorder } from './recorder.js';
 import { ATTEMPT_OUTCOMES, WebhookSender, type AttemptOutcome, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
@@ -79,9 +80,12 @@ export interface WebhookDispatcherOptions {
   outbound?: OutboundPolicy;
   /** Attempts in flight at once to one receiver (URL origin), and in all. */
   concurrency?: Partial<DeliveryQueueLimits>;
-  /** Several gateways on one database: this node makes only the attempts of the jobs it claimed. */
-  claims?: WebhookClaims;
+  /** Which jobs this gateway attempts: all of them (`ONE_GATEWAY`, the default), or a cluster node's (cluster/jobs.ts). */
+  ownership?: JobOwnership;
 }
+
+/** Fields another domain adds to a call's webhook bodies (the assistant's message, the transcript, a task's outcome); `ended`: the event that ends the call. */
+export type BodyFields = (callId: string, ended: boolean) => Promise<Record<string, unknown>>;
 
 /** A stored job, as `release()` takes it once the transaction that stored it has committed; `held` false: another node's to claim. */
 export type StoredWebhookJob = QueuedJob & { held: boolean };
@@ -160,8 +164,9 @@ export class WebhookDispatcher {
   private timerAt = Infinity;
   private readonly inFlight = new Map<number, Promise<void>>();
   private abort = new AbortController();
-  private readonly claims: WebhookClaims | undefined;
-  private readonly jobClaims: JobClaims | undefined;
+  private readonly ownership: JobOwnership;
+  /** What other domains add to a call's webhook bodies, in the order they were added. */
+  private readonly enrichers: BodyFields[] = [];
   /** Retries are scheduled one at a time, so two clicks cannot both find the event idle. */
   private retrying: Promise<unknown> = Promise.resolve();
 
@@ -177,11 +182,20 @@ export class WebhookDispatcher {
     this.onDelivery = options.onDelivery;
     this.outbound = options.outbound ?? new OutboundPolicy();
     this.queue = new DeliveryQueue({ perReceiver: LIMITS.webhookAttemptsPerReceiver, total: LIMITS.webhookAttemptsInFlight, ...options.concurrency });
-    const claims = (this.claims = options.claims);
-    this.recorder = new AttemptRecorder(this.repo, claims ? () => claims.nodeId() : undefined);
-    this.jobClaims = claims
-      ? new JobClaims({ repo: this.repo, claims, log: this.log, add: (row) => this.queue.add(queuedOf(row)), claimed: () => this.pump() })
-      : undefined;
+    const ownership = (this.ownership = options.ownership ?? ONE_GATEWAY);
+    this.recorder = new AttemptRecorder(this.repo, () => ownership.holder() ?? undefined);
+  }
+
+  /** Adds fields to every call webhook body from now on (the gateway's wiring does, before any call changes). */
+  enrichBodies(fields: BodyFields): void {
+    this.enrichers.push(fields);
+  }
+
+  /** The fields the enrichers add to the body of a call's event; a later enricher's win. */
+  async bodyFields(callId: string, ended: boolean): Promise<Record<string, unknown>> {
+    let fields: Record<string, unknown> = {};
+    for (const enricher of this.enrichers) fields = { ...fields, ...(await enricher(callId, ended)) };
+    return fields;
   }
 
   /**
@@ -195,7 +209,7 @@ export class WebhookDispatcher {
   private async store(callId: string, content: JobContent, tx?: Db): Promise<StoredWebhookJob> {
     const dueAt = this.now();
     const row = { callId, ...content, attempt: 1, dueAt: iso(dueAt) };
-    const { id, held } = this.claims ? await this.repo.insertHeldJob(row, this.claims.nodeId(), tx) : { id: await this.repo.insertJob(row, tx), held: true };
+    const { id, held } = await this.ownership.store(this.repo, row, tx);
     const stored: StoredWebhookJob = { id, callId, origin: originOf(content.url), attempt: 1, dueAt, content, held };
     if (!tx) this.release(stored);
     return stored;
@@ -258,14 +272,14 @@ export class WebhookDispatcher {
     this.sender = new WebhookSender({ timeoutMs: this.timeoutMs, outbound: this.outbound });
     try {
       // A node of a cluster: the jobs it holds (stored while its scheduler was not running), then those no live node holds.
-      const heldBy = this.claims?.nodeId();
+      const heldBy = this.ownership.holder() ?? undefined;
       for (let after = 0; ; ) {
         const page = await this.repo.jobsAfter(after, LOAD_PAGE, heldBy);
         for (const row of page) this.queue.add(queuedOf(row));
         if (page.length < LOAD_PAGE) break;
         after = page[page.length - 1]!.id;
       }
-      await this.jobClaims?.claimAll();
+      await this.ownership.claimAll(this.addClaimed);
     } catch (err) {
       this.state = 'stopped';
       this.queue.clear();
@@ -274,9 +288,11 @@ export class WebhookDispatcher {
     if (this.queue.size > 0) this.log.info({ pending: this.queue.size }, 'resuming webhook jobs');
     for (const job of this.releasedWhileStarting.splice(0)) this.queue.add(this.withinBudget(job));
     this.state = 'running';
-    this.jobClaims?.start();
+    this.ownership.startClaiming(this.addClaimed, () => this.pump());
     this.pump();
   }
+
+  private readonly addClaimed = (row: ClaimedJobRow): void => this.queue.add(queuedOf(row));
 
   /** Several gateways: this node joined again under a new id (it was declared dead): its jobs are claimed anew. */
   async reclaim(): Promise<void> {
@@ -289,7 +305,7 @@ export class WebhookDispatcher {
     await this.starting?.catch(() => undefined);
     if (this.state !== 'running') return;
     this.state = 'stopping';
-    await this.jobClaims?.stop();
+    await this.ownership.stopClaiming();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;
@@ -337,7 +353,7 @@ export class WebhookDispatcher {
   private pump(): void {
     if (this.state !== 'running') return;
     // A node whose lease may have run out makes no attempt: another node may be taking its jobs over (the poll pumps again).
-    if (this.claims && !this.claims.leaseHeld()) return;
+    if (!this.ownership.mayAttempt()) return;
     for (const job of this.queue.take(this.now())) this.launch(job);
     const next = this.queue.nextDueAt();
     if (next !== undefined) this.wakeAt(next);

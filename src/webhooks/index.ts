@@ -1,6 +1,7 @@
 export {
   WebhookDispatcher,
   toWebhookDelivery,
+  type BodyFields,
   type ScheduledRetry,
   type StoredWebhookJob,
   type WebhookBody,
@@ -9,5 +10,5 @@ export {
   type WebhookJobInput,
 } from './dispatcher.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome } from './sender.js';
-export type { WebhookClaims } from './claims.js';
+export { ONE_GATEWAY, type AddClaimedJob, type JobOwnership } from './ownership.js';
 export { signedHeaders, signWebhook, webhookHeaders, WEBHOOK_USER_AGENT, type SignedHeaders, type SignInput, type WebhookHeaders } from './signing.js';

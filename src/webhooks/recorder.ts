@@ -25,7 +25,7 @@ export class AttemptRecorder {
   /** `claimant`: several gateways, where a job is changed only while this node still holds it. */
   constructor(
     private readonly repo: WebhooksRepo,
-    private readonly claimant?: () => string,
+    private readonly claimant: () => string | undefined,
   ) {}
 
   /** Resolves with the delivery row's id once it is stored; rejects when the batch could not be. */
@@ -44,7 +44,7 @@ export class AttemptRecorder {
         const stored: number[] = [];
         for (const { record } of batch) {
           stored.push(await repo.insertDelivery(record.delivery));
-          const claimant = this.claimant?.();
+          const claimant = this.claimant();
           if (record.next) await repo.rescheduleJob(record.jobId, record.next, claimant);
           else await repo.deleteJob(record.jobId, claimant);
         }

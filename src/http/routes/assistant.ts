@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { isAssistantVoice, DEFAULT_ASSISTANT_VOICE } from '../../assistant/index.js';
+import { servedBy } from '../affinity.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import {
@@ -15,7 +16,8 @@ import { TakeCall } from '../schemas/assistant-task.js';
 import { CallIdParam } from '../schemas/calls.js';
 import type { HttpServices } from '../services.js';
 
-export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServices): void {
+export function registerAssistantRoutes(app: GatewayApp, services: HttpServices): void {
+  const { assistant } = services;
   /** A voice stored before the list changed is shown as the default rather than failing the schema. */
   const view = () => {
     const s = assistant.agentSettings();
@@ -23,7 +25,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
   };
 
   app.openapi(
-    createRoute({
+    servedBy('call', createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/agent',
       operationId: 'getCallAgent',
@@ -31,12 +33,12 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
       summary: 'The assistant on this call: status, transcript and the message it took',
       request: { params: CallIdParam },
       responses: { 200: jsonContent(AssistantCallInfo, 'The assistant on the call'), ...errorResponses(400, 401, 404) },
-    }),
+    }), services),
     async (c) => c.json(await assistant.info(c.req.valid('param').callId), 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('call', createRoute({
       method: 'post',
       path: '/v1/calls/{callId}/agent',
       operationId: 'startCallAgent',
@@ -50,12 +52,12 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
         202: jsonContent(AssistantCallInfo, 'The assistant has the call'),
         ...errorResponses(400, 401, 404, 409, 413, 504),
       },
-    }),
+    }), services),
     async (c) => c.json(await assistant.take(c.req.valid('param').callId, c.req.valid('json').assistant), 202),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('call', createRoute({
       method: 'delete',
       path: '/v1/calls/{callId}/agent',
       operationId: 'stopCallAgent',
@@ -63,7 +65,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
       summary: 'Take the call back from the assistant; the call goes on',
       request: { params: CallIdParam },
       responses: { 200: jsonContent(AssistantCallInfo, 'The assistant after the hand-back'), ...errorResponses(400, 401, 404) },
-    }),
+    }), services),
     async (c) => c.json(await assistant.release(c.req.valid('param').callId), 200),
   );
 
@@ -110,7 +112,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'patch',
       path: '/v1/agent/messages/{callId}',
       operationId: 'markAgentMessage',
@@ -118,7 +120,7 @@ export function registerAssistantRoutes(app: GatewayApp, { assistant }: HttpServ
       summary: 'Mark the message of a call read or unread (the inbox is shared by everyone on the console)',
       request: { params: CallIdParam, body: jsonBody(AssistantMessageUpdate) },
       responses: { 200: jsonContent(AssistantMessageResponse, 'The message after the change'), ...errorResponses(400, 401, 404, 413) },
-    }),
+    }), services),
     async (c) => c.json({ message: await assistant.markRead(c.req.valid('param').callId, c.req.valid('json').read) }, 200),
   );
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { mediaPath, type Call } from '../../calls/index.js';
 import { PCM_FORMAT } from '../../audio/constants.js';
 import { invalidInput } from '../../errors.js';
+import { servedBy } from '../affinity.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import { CallEvent, CallIdParam, CallList, CallListQuery, CallWithMedia, PlaceCall, PlacedCall, TranscriptLine } from '../schemas/calls.js';
@@ -12,7 +13,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
   const media = (call: Call) => ({ path: mediaPath(call.id), format: PCM_FORMAT, streaming: services.isStreaming(call.id) });
 
   app.openapi(
-    createRoute({
+    servedBy('body-device', createRoute({
       method: 'post',
       path: '/v1/calls',
       operationId: 'createCall',
@@ -20,7 +21,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       summary: 'Place a call; 202 once the phone has received the dial command',
       request: { body: jsonBody(PlaceCall) },
       responses: { 202: jsonContent(PlacedCall, 'The phone took the dial command; the outcome arrives as events'), ...errorResponses(400, 401, 404, 409, 413, 504) },
-    }),
+    }), services),
     async (c) => {
       const { assistant: task, ...input } = c.req.valid('json');
       // Checked before dialling: a task the assistant cannot carry out must not ring anyone.
@@ -33,7 +34,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/calls',
       operationId: 'listCalls',
@@ -41,12 +42,12 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       summary: 'The call log, newest first',
       request: { query: CallListQuery },
       responses: { 200: jsonContent(CallList, 'A page of calls; pass nextBefore as before for the next page'), ...errorResponses(400, 401) },
-    }),
+    }), services),
     async (c) => c.json(await calls.list(c.req.valid('query')), 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('call', createRoute({
       method: 'get',
       path: '/v1/calls/{callId}',
       operationId: 'getCall',
@@ -54,7 +55,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       summary: 'One call',
       request: { params: CallIdParam },
       responses: { 200: jsonContent(CallWithMedia, 'The call'), ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => {
       const call = await calls.get(c.req.valid('param').callId);
       return c.json({ call, media: media(call) }, 200);
@@ -62,7 +63,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/events',
       operationId: 'listCallEvents',
@@ -70,12 +71,12 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       summary: 'The call\'s timeline, oldest first',
       request: { params: CallIdParam },
       responses: { 200: jsonContent(z.object({ events: z.array(CallEvent) }).openapi('CallEventList'), 'The timeline'), ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => c.json({ events: await calls.events(c.req.valid('param').callId) }, 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/transcript',
       operationId: 'getCallTranscript',
@@ -83,7 +84,7 @@ export function registerCallRoutes(app: GatewayApp, services: HttpServices): voi
       summary: 'What was said while the assistant was on the call (empty otherwise)',
       request: { params: CallIdParam },
       responses: { 200: jsonContent(z.object({ transcript: z.array(TranscriptLine) }).openapi('Transcript'), 'The transcript'), ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => c.json({ transcript: await calls.transcript(c.req.valid('param').callId) }, 200),
   );
 }

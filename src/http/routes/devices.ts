@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { GatewayError, invalidInput } from '../../errors.js';
 import { QrTooLargeError } from '../../phones/index.js';
+import { servedBy } from '../affinity.js';
 import type { GatewayApp } from '../app.js';
 import { requestClient } from '../client-address.js';
 import { errorResponses, jsonBody, jsonContent, PUBLIC } from '../openapi.js';
@@ -13,19 +14,19 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
   const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/devices',
       operationId: 'listDevices',
       tags: ['Phones'],
       summary: 'Paired phones',
       responses: { 200: jsonContent(z.object({ devices: z.array(Device) }).openapi('DeviceList'), 'The phones'), ...errorResponses(401) },
-    }),
+    }), services),
     async (c) => c.json({ devices: await devices.list() }, 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/devices/{deviceId}',
       operationId: 'getDevice',
@@ -33,12 +34,12 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       summary: 'One phone',
       request: { params: DeviceIdParam },
       responses: { 200: jsonContent(DeviceResponse, 'The phone'), ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => c.json({ device: await devices.get(c.req.valid('param').deviceId) }, 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/devices/{deviceId}/diagnostics',
       operationId: 'getDeviceDiagnostics',
@@ -46,12 +47,12 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       summary: "The phone's latest self-test report (null until it sent one), for a bug report",
       request: { params: DeviceIdParam },
       responses: { 200: jsonContent(DiagnosticsResponse, 'The latest report, without any credential'), ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => c.json({ diagnostics: await devices.diagnostics(c.req.valid('param').deviceId) }, 200),
   );
 
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'patch',
       path: '/v1/devices/{deviceId}',
       operationId: 'renameDevice',
@@ -59,7 +60,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       summary: 'Rename a phone',
       request: { params: DeviceIdParam, body: jsonBody(DeviceUpdate) },
       responses: { 200: jsonContent(DeviceResponse, 'The phone after the change'), ...errorResponses(400, 401, 404, 413) },
-    }),
+    }), services),
     async (c) => {
       const { deviceId } = c.req.valid('param');
       const device = await devices.rename(deviceId, c.req.valid('json').name);
@@ -70,7 +71,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
   );
 
   app.openapi(
-    createRoute({
+    servedBy('device', createRoute({
       method: 'delete',
       path: '/v1/devices/{deviceId}',
       operationId: 'removeDevice',
@@ -78,7 +79,7 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       summary: 'Remove a phone: its token is revoked and its socket closed; its calls stay in the log',
       request: { params: DeviceIdParam },
       responses: { 204: { description: 'Removed' }, ...errorResponses(401, 404) },
-    }),
+    }), services),
     async (c) => {
       const { deviceId } = c.req.valid('param');
       await devices.remove(deviceId);

@@ -25,7 +25,7 @@ export function registerRoutes(app: GatewayApp, services: HttpServices): void {
   registerDeviceRoutes(app, services);
   registerCallRoutes(app, services);
   registerStreamRoutes(app, services);
-  registerSocketRoutes(app);
+  registerSocketRoutes(app, services);
   registerAssistantRoutes(app, services);
   // Routes of the form /v1/calls/{callId}/<word> go before the generic {action} route.
   registerCallActionRoutes(app, services);

@@ -1,8 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { invalidInput } from '../../errors.js';
+import { servedBy } from '../affinity.js';
 import type { GatewayApp } from '../app.js';
 import { errorResponses } from '../openapi.js';
 import { CallIdParam } from '../schemas/calls.js';
+import type { HttpServices } from '../services.js';
 
 const plainGet = (path: string) => () => {
   throw invalidInput('header.upgrade', `GET ${path} is a WebSocket: connect with Upgrade: websocket`, 'websocket_required');
@@ -12,9 +14,10 @@ const plainGet = (path: string) => () => {
  * The media and phone WebSockets are served on the HTTP upgrade (src/media, src/phones); these
  * routes document them in the OpenAPI document and answer a plain GET, which cannot carry a socket.
  */
-export function registerSocketRoutes(app: GatewayApp): void {
+export function registerSocketRoutes(app: GatewayApp, services: HttpServices): void {
+  // A plain GET answers the same on every node; the upgrade itself is passed to the call's node (proxyToPhoneNode).
   app.openapi(
-    createRoute({
+    servedBy('any', createRoute({
       method: 'get',
       path: '/v1/calls/{callId}/media',
       operationId: 'openCallMedia',
@@ -32,7 +35,7 @@ export function registerSocketRoutes(app: GatewayApp): void {
       ].join(' '),
       request: { params: CallIdParam },
       responses: { 101: { description: 'Switching protocols: the media socket' }, ...errorResponses(400, 401, 404, 409) },
-    }),
+    }), services),
     plainGet('/v1/calls/{callId}/media'),
   );
 
