@@ -13,31 +13,15 @@ import {
   REPORT_OUTCOME_TOOL,
   RealtimeClient,
   RealtimeError,
-  URGENCIES,
   buildSessionUpdate,
   type RealtimeAudioChunk,
   type RealtimeClose,
   type CallTask,
   type RealtimeFunctionCall,
   type ResumedConversation,
-  type Urgency,
 } from './realtime/index.js';
 import { failureTone } from './tones.js';
-
-/** What the model handed to record_message, cleaned up. */
-export interface RecordedMessage {
-  callerName: string;
-  reason: string;
-  callbackNumber: string | undefined;
-  urgency: Urgency;
-}
-
-/** What the model handed to report_outcome, cleaned up. */
-export interface ReportedOutcome {
-  achieved: boolean;
-  summary: string;
-  facts: string[];
-}
+import { cleanMessage, cleanOutcome, type RecordedMessage, type ReportedOutcome } from './tool-results.js';
 
 /** A task for the call, with the voice it may ask for. */
 export interface BridgeTask extends CallTask {
@@ -83,28 +67,6 @@ interface QueuedItem {
   contentIndex: number;
   /** Offset of its first byte in everything pushed to the play-out source. */
   start: number;
-}
-
-const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
-
-export function cleanMessage(args: unknown): RecordedMessage {
-  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const urgency = URGENCIES.find((u) => u === a.urgency) ?? 'normal';
-  const callback = text(a.callbackNumber, 64);
-  return {
-    callerName: text(a.callerName, 200) || 'unknown',
-    reason: text(a.reason, 2000),
-    callbackNumber: callback || undefined,
-    urgency,
-  };
-}
-
-const MAX_FACTS = 50;
-
-export function cleanOutcome(args: unknown): ReportedOutcome {
-  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const facts = Array.isArray(a.facts) ? a.facts.map((f) => text(f, 500)).filter(Boolean).slice(0, MAX_FACTS) : [];
-  return { achieved: a.achieved === true, summary: text(a.summary, 2000), facts };
 }
 
 /**
