@@ -13,31 +13,15 @@ import {
   REPORT_OUTCOME_TOOL,
   RealtimeClient,
   RealtimeError,
-  URGENCIES,
   buildSessionUpdate,
   type RealtimeAudioChunk,
   type RealtimeClose,
   type CallTask,
   type RealtimeFunctionCall,
   type ResumedConversation,
-  type Urgency,
 } from './realtime/index.js';
 import { failureTone } from './tones.js';
-
-/** What the model handed to record_message, cleaned up. */
-export interface RecordedMessage {
-  callerName: string;
-  reason: string;
-  callbackNumber: string | undefined;
-  urgency: Urgency;
-}
-
-/** What the model handed to report_outcome, cleaned up. */
-export interface ReportedOutcome {
-  achieved: boolean;
-  summary: string;
-  facts: string[];
-}
+import { cleanMessage, cleanOutcome, type RecordedMessage, type ReportedOutcome } from './tool-results.js';
 
 /** A task for the call, with the voice it may ask for. */
 export interface BridgeTask extends CallTask {
@@ -85,28 +69,6 @@ interface QueuedItem {
   start: number;
 }
 
-const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
-
-export function cleanMessage(args: unknown): RecordedMessage {
-  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const urgency = URGENCIES.find((u) => u === a.urgency) ?? 'normal';
-  const callback = text(a.callbackNumber, 64);
-  return {
-    callerName: text(a.callerName, 200) || 'unknown',
-    reason: text(a.reason, 2000),
-    callbackNumber: callback || undefined,
-    urgency,
-  };
-}
-
-const MAX_FACTS = 50;
-
-export function cleanOutcome(args: unknown): ReportedOutcome {
-  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const facts = Array.isArray(a.facts) ? a.facts.map((f) => text(f, 500)).filter(Boolean).slice(0, MAX_FACTS) : [];
-  return { achieved: a.achieved === true, summary: text(a.summary, 2000), facts };
-}
-
 /**
  * Where a bridge is in its life. Only `live` bridges audio both ways; `draining` plays what is
  * queued (the goodbye, or the failure tone) and then hangs up; `failed` is a failure before the
@@ -117,11 +79,13 @@ type Lifecycle =
   | { phase: 'connecting'; client?: RealtimeClient }
   | { phase: 'ready'; client: RealtimeClient }
   | { phase: 'live'; client: RealtimeClient; source: PlayoutSource; unlisten: () => void }
-  | { phase: 'draining'; client: RealtimeClient | undefined; source: PlayoutSource | undefined; hangup: () => void }
+  | { phase: 'draining'; client: RealtimeClient | undefined; source: PlayoutSource | undefined; hangup: () => void; error?: string }
   | { phase: 'failed'; error: string }
   | { phase: 'stopped' };
 
 export type BridgePhase = Lifecycle['phase'];
+
+const STATUS_OF_PHASE: Record<Exclude<BridgePhase, 'draining'>, AssistantStatus> = { idle: 'waiting', connecting: 'connecting', ready: 'connecting', live: 'live', failed: 'error', stopped: 'ended' };
 
 /**
  * One call's assistant: a Realtime session bridged to the call's audio. `connect()` opens the model
@@ -138,7 +102,6 @@ export class AssistantBridge {
   private readonly cut = new Set<string>();
   private responseTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
-  status: AssistantStatus = 'waiting';
 
   constructor(private readonly o: BridgeOptions) {}
 
@@ -146,9 +109,15 @@ export class AssistantBridge {
     return this.life.phase;
   }
 
-  private setStatus(status: AssistantStatus, error?: string): void {
-    this.status = status;
-    this.o.status(status, error);
+  /** Read from where the bridge is in its life, never stored beside it. A draining bridge plays a goodbye (`live`) or the failure tone (`error`). */
+  get status(): AssistantStatus {
+    const life = this.life;
+    return life.phase === 'draining' ? (life.error === undefined ? 'live' : 'error') : STATUS_OF_PHASE[life.phase];
+  }
+
+  /** Tells the owner each status the bridge moves to (its error with `error`). */
+  private reportStatus(error?: string): void {
+    this.o.status(this.status, error);
   }
 
   private get logCtx(): { callId: string; deviceId: string } {
@@ -165,7 +134,7 @@ export class AssistantBridge {
   async connect(): Promise<boolean> {
     if (this.life.phase !== 'idle') return false;
     this.life = { phase: 'connecting' };
-    this.setStatus('connecting');
+    this.reportStatus();
     let client: RealtimeClient;
     try {
       client = await RealtimeClient.connect({
@@ -235,7 +204,7 @@ export class AssistantBridge {
     const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
     const unlisten = audio.listen((frame) => client.appendAudio(this.up.process(frame)));
     this.life = { phase: 'live', client, source, unlisten };
-    this.setStatus('live');
+    this.reportStatus();
     client.createResponse();
     this.responseTimer = setTimeout(
       () => this.fail(`The assistant model did not answer within ${this.o.responseTimeoutMs} ms`),
@@ -405,9 +374,8 @@ export class AssistantBridge {
    */
   private fail(error: string): void {
     const life = this.life;
-    if (life.phase === 'stopped' || life.phase === 'failed' || this.status === 'error') return;
+    if (life.phase === 'stopped' || life.phase === 'failed' || (life.phase === 'draining' && life.error !== undefined)) return;
     this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
-    this.setStatus('error', error);
     this.clearTimers();
     this.abort.abort();
     void this.client?.close();
@@ -415,11 +383,16 @@ export class AssistantBridge {
       life.source.clear();
       life.source.push(failureTone());
       this.finish(`the assistant failed: ${error}`);
-      if (this.life.phase === 'draining') this.life.client = undefined;
+      if (this.life.phase === 'draining') {
+        this.life.client = undefined;
+        this.life.error = error;
+      }
     } else if (life.phase === 'draining') {
       life.client = undefined;
+      life.error = error;
     } else {
       this.life = { phase: 'failed', error };
     }
+    this.reportStatus(error);
   }
 }

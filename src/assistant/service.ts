@@ -8,7 +8,8 @@ import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo, AssistantTasksRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
-import { AssistantBridge, type BridgeTask, type RecordedMessage, type ReportedOutcome } from './bridge.js';
+import { AssistantBridge, type BridgeTask } from './bridge.js';
+import type { RecordedMessage, ReportedOutcome } from './tool-results.js';
 import type { ResumedConversation } from './realtime/index.js';
 import { presentMessage, presentTask, type AssistantCallInfo, type AssistantMessage, type AssistantStatus, type AssistantTask, type TaskOutcome } from './model.js';
 

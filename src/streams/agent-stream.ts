@@ -12,8 +12,10 @@ import { signedHeaders, type SignedHeaders } from '../webhooks/index.js';
 
 export type StreamStatus = 'off' | 'waiting' | 'connecting' | 'live' | 'ended' | 'error';
 
+/** How a stream ended: the gateway stopped it, the agent hung up, or it failed (with why). */
+export type AgentStreamEnd = { end: 'stopped' | 'hung-up' } | { end: 'failed'; error: string };
+
 export interface AgentStreamEvents {
-  status(status: StreamStatus, error?: string): void;
   /** The agent hung up (closed its socket) or the socket failed: the call should end. */
   hangup(reason: string): void;
   /** Advice for whoever set up the stream, once per stream (GET …/stream shows it). */
@@ -42,7 +44,7 @@ type Lifecycle =
   | { state: 'idle' }
   | { state: 'connecting'; socket: WebSocket }
   | { state: 'live'; socket: WebSocket; peer: AudioPeer; source: PlayoutSource; stopListening: () => void }
-  | { state: 'finished'; end: 'stopped' | 'hung-up' | 'failed' };
+  | ({ state: 'finished' } & AgentStreamEnd);
 
 /**
  * One connection from the gateway to an agent's WebSocket, in the raw or the vendor (Twilio Media
@@ -70,10 +72,28 @@ export class AgentStream {
     this.codec = codecFor(config.format ?? 'raw');
   }
 
+  /** Its status for the API, read from where it is in its life (the one source of truth). */
+  get status(): StreamStatus {
+    switch (this.life.state) {
+      case 'idle':
+        return 'waiting';
+      case 'connecting':
+      case 'live':
+        return this.life.state;
+      case 'finished':
+        return this.life.end === 'failed' ? 'error' : 'ended';
+    }
+  }
+
+  /** How it ended; undefined while it has not. */
+  get ended(): AgentStreamEnd | undefined {
+    if (this.life.state !== 'finished') return undefined;
+    return this.life.end === 'failed' ? { end: 'failed', error: this.life.error } : { end: this.life.end };
+  }
+
   connect(): void {
     if (this.life.state !== 'idle') return;
     const { call, log } = this;
-    this.events.status('connecting');
     let lookup, headers;
     try {
       ({ lookup } = this.outbound.socketOptions(this.config.url));
@@ -128,7 +148,6 @@ export class AgentStream {
     const stopListening = this.audio.listen((frame) => peer.send(codec.audio(frame)));
     this.life = { state: 'live', socket, peer, source, stopListening };
     this.log.info({ callId: call.id, deviceId: call.deviceId, format: codec.format }, 'agent stream live');
-    this.events.status('live');
   }
 
   /** Keypad digits the phone reported, forwarded where the format has a message for them (vendor: Twilio's `dtmf`). */
@@ -192,17 +211,15 @@ export class AgentStream {
 
   /** The agent hung up (closed its socket, or asked to): status `ended`, and the call is hung up. */
   private hungUp(): void {
-    if (this.finish('hung-up') === null) return;
-    this.events.status('ended');
+    if (this.finish({ end: 'hung-up' }) === null) return;
     this.events.hangup('the agent closed its stream');
   }
 
   /** The stream broke: status `error` with its reason, the socket closed, and the call hung up (the spec's socket-error rule). */
   private fail(error: string): void {
-    const socket = this.finish('failed');
+    const socket = this.finish({ end: 'failed', error });
     if (socket === null) return;
     this.log.warn({ callId: this.call.id, error }, 'agent stream failed');
-    this.events.status('error', error);
     this.events.hangup(error);
     if (socket?.readyState === WebSocket.OPEN) {
       socket.close(1011, 'stream failed');
@@ -215,7 +232,7 @@ export class AgentStream {
   /** Sends stop and closes, without hanging up the call (the call ended, or the stream was detached). */
   stop(): void {
     const peer = this.life.state === 'live' ? this.life.peer : undefined;
-    const socket = this.finish('stopped');
+    const socket = this.finish({ end: 'stopped' });
     if (socket === null) return;
     if (peer?.send(this.codec.stop())) {
       socket?.close(1000, 'stream stopped');
@@ -223,14 +240,13 @@ export class AgentStream {
     } else {
       socket?.terminate();
     }
-    this.events.status('ended');
   }
 
   /** Moves to `finished` and lets go of the call's audio; the socket it had (undefined if none), or null when it had already finished. */
-  private finish(end: 'stopped' | 'hung-up' | 'failed'): WebSocket | undefined | null {
+  private finish(end: AgentStreamEnd): WebSocket | undefined | null {
     const life = this.life;
     if (life.state === 'finished') return null;
-    this.life = { state: 'finished', end };
+    this.life = { state: 'finished', ...end };
     if (life.state === 'live') {
       life.stopListening();
       life.source.remove();

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { CallAudio, MediaRouter } from '../media/index.js';
 import type { PingTimings } from '../socket-guard.js';
 import type { OutboundPolicy } from '../outbound/index.js';
-import { AgentStream, type StreamStatus } from './agent-stream.js';
+import { AgentStream, type AgentStreamEnd, type StreamStatus } from './agent-stream.js';
 
 export interface StreamInfo {
   stream: StreamConfig | null;
@@ -14,14 +14,35 @@ export interface StreamInfo {
   hint?: string;
 }
 
+/**
+ * Where a call's stream is: waiting for the call's audio, dialled (its agent knows the rest), or
+ * over. Over keeps only how it ended, not the agent, so an ended call holds no socket or audio.
+ * Detached is over without an error (contract.md), whatever the agent had come to.
+ */
+type StreamLife = { state: 'waiting' } | { state: 'dialled'; agent: AgentStream } | { state: 'over'; ended: AgentStreamEnd | { end: 'detached' } };
+
 interface StreamState {
   config: StreamConfig;
-  status: StreamStatus;
-  error?: string | undefined;
+  life: StreamLife;
   hint?: string | undefined;
-  agent?: AgentStream | undefined;
   /** Opened again for a call taken over (docs/cluster.md): the agent's start says `resumed: "true"`. */
   resumed?: boolean;
+}
+
+/** The status the API shows, derived from the stream's life: never stored beside it. */
+function statusOf({ life }: StreamState): StreamStatus {
+  if (life.state === 'waiting') return 'waiting';
+  if (life.state === 'dialled') return life.agent.status;
+  return life.ended.end === 'failed' ? 'error' : 'ended';
+}
+
+function errorOf({ life }: StreamState): string | undefined {
+  const ended = life.state === 'dialled' ? life.agent.ended : life.state === 'over' ? life.ended : undefined;
+  return ended?.end === 'failed' ? ended.error : undefined;
+}
+
+function agentOf({ life }: StreamState): AgentStream | undefined {
+  return life.state === 'dialled' ? life.agent : undefined;
 }
 
 /**
@@ -37,7 +58,7 @@ export class StreamManager {
     o.calls.on('change', (change) => this.onChange(change));
     o.media.on('started', (audio, call) => {
       const state = this.states.get(call.id);
-      if (state?.status === 'waiting') this.connect(call, state, audio);
+      if (state?.life.state === 'waiting') this.connect(call, state, audio);
     });
     o.calls.on('dtmf', (callId, digits) => this.dtmf(callId, digits));
     o.calls.on('resumed', (resumed) => this.resume(resumed));
@@ -51,7 +72,10 @@ export class StreamManager {
 
   private present(call: Call): StreamInfo {
     const state = this.states.get(call.id);
-    if (state) return { stream: state.config, status: state.status, ...(state.error ? { error: state.error } : {}), ...(state.hint ? { hint: state.hint } : {}) };
+    if (state) {
+      const error = errorOf(state);
+      return { stream: state.config, status: statusOf(state), ...(error ? { error } : {}), ...(state.hint ? { hint: state.hint } : {}) };
+    }
     // After a restart no socket survives: a stored stream is over, or still waits for its answer.
     if (!call.stream) return { stream: null, status: 'off' };
     const waiting = !isFinal(call.state) && !call.answeredAt;
@@ -62,8 +86,9 @@ export class StreamManager {
   async attach(callId: string, config: StreamConfig): Promise<{ info: StreamInfo; call: Call }> {
     let call = await this.o.calls.get(callId);
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has already ended (${call.state})`);
-    this.states.get(callId)?.agent?.stop();
-    const state: StreamState = { config, status: 'waiting' };
+    const previous = this.states.get(callId);
+    if (previous) agentOf(previous)?.stop();
+    const state: StreamState = { config, life: { state: 'waiting' } };
     this.states.set(callId, state);
     call = await this.o.calls.setStream(callId, config);
     if (call.direction === 'incoming' && call.state === 'ringing') {
@@ -77,8 +102,8 @@ export class StreamManager {
     }
     // A call that is already answered has its audio; one still ringing or dialling connects on `started`.
     const audio = this.o.media.get(callId);
-    if (audio && state.status === 'waiting') this.connect(call, state, audio);
-    this.o.log.info({ callId, deviceId: call.deviceId, status: state.status }, 'stream attached');
+    if (audio && state.life.state === 'waiting') this.connect(call, state, audio);
+    this.o.log.info({ callId, deviceId: call.deviceId, status: statusOf(state) }, 'stream attached');
     return { info: this.present(call), call };
   }
 
@@ -87,14 +112,12 @@ export class StreamManager {
     const call = await this.o.calls.get(callId);
     const state = this.states.get(callId);
     if (state) {
-      const agent = state.agent;
-      state.agent = undefined;
+      const agent = agentOf(state);
+      state.life = { state: 'over', ended: { end: 'detached' } };
       agent?.stop();
-      state.status = 'ended';
-      state.error = undefined;
     } else if (call.stream) {
       // Detached is `ended` (contract.md), also for a stream stored before a restart.
-      this.states.set(callId, { config: call.stream, status: 'ended' });
+      this.states.set(callId, { config: call.stream, life: { state: 'over', ended: { end: 'detached' } } });
     }
     if (call.stream) await this.o.calls.markStreamDetached(callId);
     this.o.log.info({ callId, deviceId: call.deviceId }, 'stream detached');
@@ -102,12 +125,13 @@ export class StreamManager {
 
   /** The status of every stream it holds: those of calls in progress, and final ones kept a while after. */
   *statuses(): Generator<StreamStatus> {
-    for (const state of this.states.values()) yield state.status;
+    for (const state of this.states.values()) yield statusOf(state);
   }
 
   /** Digits the phone reported on a call, for vendor agents. */
   dtmf(callId: string, digits: string): void {
-    this.states.get(callId)?.agent?.dtmf(digits);
+    const state = this.states.get(callId);
+    if (state) agentOf(state)?.dtmf(digits);
   }
 
   /**
@@ -117,7 +141,7 @@ export class StreamManager {
    */
   private resume({ call, streamDetached }: ResumedCall): void {
     if (this.states.has(call.id) || !call.stream || streamDetached) return;
-    const state: StreamState = { config: call.stream, status: 'waiting', resumed: true };
+    const state: StreamState = { config: call.stream, life: { state: 'waiting' }, resumed: true };
     this.states.set(call.id, state);
     this.o.log.info({ callId: call.id, deviceId: call.deviceId }, 'opening the agent stream again for a call taken over');
     const audio = this.o.media.get(call.id);
@@ -129,46 +153,43 @@ export class StreamManager {
     const state = this.states.get(callId);
     if (!state) return;
     this.states.delete(callId);
-    state.agent?.stop();
+    agentOf(state)?.stop();
   }
 
   private connect(call: Call, state: StreamState, audio: CallAudio): void {
     const config = state.resumed ? { ...state.config, parameters: { ...state.config.parameters, resumed: 'true' } } : state.config;
+    // An agent replaced or let go of (detached, the call ended) is stale: what it reports is dropped.
+    const current = (): boolean => agentOf(state) === agent;
     const agent = new AgentStream(call, config, audio, this.o.log, this.o.ping, {
-      status: (status, error) => {
-        if (state.agent !== agent) return;
-        state.status = status;
-        state.error = error;
-      },
       hint: (text) => {
-        if (state.agent === agent) state.hint = text;
+        if (current()) state.hint = text;
       },
       hangup: (reason) => {
-        if (state.agent !== agent) return;
+        if (!current()) return;
         this.o.log.info({ callId: call.id, reason }, 'hanging up after the agent stream ended');
         this.o.calls.act(call.id, 'hangup').catch((err: unknown) => this.o.log.warn({ err, callId: call.id }, 'hangup after stream end failed'));
       },
     }, this.o.outbound, this.o.secret);
-    state.agent = agent;
+    state.life = { state: 'dialled', agent };
     agent.connect();
   }
 
   private onChange({ call, previousState }: CallChange): void {
     let state = this.states.get(call.id);
     if (!state && previousState === null && call.stream) {
-      state = { config: call.stream, status: 'waiting' };
+      state = { config: call.stream, life: { state: 'waiting' } };
       this.states.set(call.id, state);
     }
     if (state && isFinal(call.state)) {
-      if (state.agent) state.agent.stop();
-      if (state.status === 'waiting' || state.status === 'connecting' || state.status === 'live') state.status = 'ended';
-      // Keep the final status for GET (for a while); the socket is gone.
-      state.agent = undefined;
+      const agent = agentOf(state);
+      agent?.stop();
+      // Keep how it ended for GET (for a while), not the agent: the socket is gone.
+      if (state.life.state !== 'over') state.life = { state: 'over', ended: agent?.ended ?? { end: 'stopped' } };
       this.retention.callEnded(call.id);
     }
   }
 
   close(): void {
-    for (const state of this.states.values()) state.agent?.stop();
+    for (const state of this.states.values()) agentOf(state)?.stop();
   }
 }

@@ -4,7 +4,8 @@ import { WebSocket, type RawData } from 'ws';
 import { LIMITS } from '../../limits.js';
 import type { OutboundPolicy } from '../../outbound/index.js';
 import { Heartbeat, type PingTimings } from '../../socket-guard.js';
-import { RealtimeError, codeForStatus, redactSecrets } from './errors.js';
+import type { RealtimeClientEvents } from './events.js';
+import { RealtimeError, codeForStatus, errorFromBody, redactSecrets } from './errors.js';
 import { DEFAULT_ASSISTANT_MODEL, DEFAULT_REALTIME_URL } from './session.js';
 import {
   isKnownServerEvent,
@@ -14,6 +15,8 @@ import {
   type RealtimeResponse,
   type SessionUpdateEvent,
 } from './wire.js';
+
+export type { RealtimeAudioChunk, RealtimeClientEvents, RealtimeClose, RealtimeFunctionCall, RealtimeResponseDone, RealtimeSpeechStarted } from './events.js';
 
 export interface RealtimeConnectOptions {
   /** Defaults to DEFAULT_REALTIME_URL; `ws://` works too, and an existing query is kept. */
@@ -34,47 +37,6 @@ export interface RealtimeConnectOptions {
    * does not is given up (`unresponsive`). Default: as agent sockets (10 s and 10 s).
    */
   ping?: PingTimings;
-}
-
-export interface RealtimeAudioChunk {
-  itemId: string;
-  contentIndex: number;
-  /** PCM s16le mono, 24 kHz. */
-  pcm: Buffer;
-}
-
-export interface RealtimeSpeechStarted {
-  audioStartMs: number;
-  itemId: string;
-}
-
-export interface RealtimeFunctionCall {
-  callId: string;
-  name: string;
-  /** The parsed JSON arguments, or the raw text when it is not valid JSON. */
-  arguments: unknown;
-}
-
-export interface RealtimeResponseDone {
-  responseId: string | undefined;
-  status: string | undefined;
-}
-
-export interface RealtimeClose {
-  code: number;
-  reason: string;
-}
-
-export interface RealtimeClientEvents {
-  audio: [RealtimeAudioChunk];
-  speechStarted: [RealtimeSpeechStarted];
-  callerTranscript: [string];
-  agentTranscript: [string];
-  functionCall: [RealtimeFunctionCall];
-  responseDone: [RealtimeResponseDone];
-  sessionUpdated: [];
-  error: [RealtimeError];
-  close: [RealtimeClose];
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -102,21 +64,6 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function errorFromBody(body: string): { code?: string; message?: string } {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed !== 'object' || parsed === null) return {};
-    const error = (parsed as { error?: unknown }).error;
-    if (typeof error !== 'object' || error === null) return {};
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    return {
-      ...(typeof code === 'string' && code ? { code } : {}),
-      ...(typeof message === 'string' && message ? { message } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
 
 function rawToText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');

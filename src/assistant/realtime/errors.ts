@@ -70,3 +70,20 @@ export function redactSecrets(text: string, apiKey: string): string {
   if (apiKey) out = out.split(apiKey).join('[redacted]');
   return out.replace(/\bsk-[A-Za-z0-9_*.-]{4,}/g, 'sk-[redacted]');
 }
+
+/** The `error` object of a refused upgrade's JSON body, when it has one (OpenAI's shape). */
+export function errorFromBody(body: string): { code?: string; message?: string } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const error = (parsed as { error?: unknown }).error;
+    if (typeof error !== 'object' || error === null) return {};
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return {
+      ...(typeof code === 'string' && code ? { code } : {}),
+      ...(typeof message === 'string' && message ? { message } : {}),
+    };
+  } catch {
+    return {};
+  }
+}

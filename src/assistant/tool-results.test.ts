@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage } from './bridge.js';
+import { cleanMessage } from './tool-results.js';
 import { failureTone } from './tones.js';
 
 describe('cleanMessage', () => {
