@@ -563,7 +563,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The webhook log: one row per delivery attempt, newest first, filtered and paged */
+        /** The webhook log: one row per delivery attempt, newest first, filtered and paged, with the events they belong to */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1374,6 +1374,8 @@ export interface components {
         WebhookDeliveryList: {
             /** @description one row per attempt, newest first */
             deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description the events of this page's attempts, newest first, each with all its attempts (an event whose attempts span two pages is on both) */
+            events: components["schemas"]["WebhookEventDelivery"][];
             /**
              * @description pass it as `before` for the next (older) page; null on the last page
              * @example 17
@@ -1416,6 +1418,72 @@ export interface components {
              * @example 41
              */
             retryOf?: number;
+            /**
+             * @description the receiver's HTTP status, when it answered
+             * @example 500
+             */
+            statusCode?: number;
+            /**
+             * @description how a failed attempt ended: `http_error` (answered with a status other than 2xx, see statusCode), `timeout` (no answer within 10 s), `refused` (the gateway did not send it: the address or URL is not allowed), `network_error` (the connection failed). Absent when delivered, and on attempts recorded before reasons were kept.
+             * @enum {string}
+             */
+            errorKind?: "http_error" | "timeout" | "refused" | "network_error";
+            /**
+             * @description how long the attempt took, from sending to its answer or failure
+             * @example 84
+             */
+            durationMs: number;
+            /**
+             * @description the first bytes (at most 1 KiB) of the receiver's answer, as text; the signature and the secret are cut out
+             * @example {"error":"database is down"}
+             */
+            answer?: string;
+            /**
+             * Format: date-time
+             * @description the next attempt this one scheduled (a failed attempt that was not the last)
+             * @example 2026-11-20T12:00:00.000Z
+             */
+            nextAttemptAt?: string;
+            /** @description true on a failed attempt after which the gateway gave up: the last of its delivery */
+            gaveUp: boolean;
+        };
+        WebhookEventDelivery: {
+            callId: string;
+            eventId: string;
+            /** @example call.active */
+            event: string;
+            /** Format: uri */
+            url: string;
+            /**
+             * @description `delivered`: its last attempt was; `retrying`: an attempt is due (nextAttemptAt); `gave_up`: its last attempt failed and none is due; `failed`: its last attempt failed, recorded before the gateway kept whether it gave up
+             * @enum {string}
+             */
+            state: "delivered" | "retrying" | "gave_up" | "failed";
+            /** @description every attempt for this event to this URL, oldest first, those of a delivery sent again included */
+            attempts: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description the newest attempt: pass it to `POST /v1/webhook-deliveries/{id}/retry` to send this event again
+             * @example 140
+             */
+            lastAttemptId: number;
+            /**
+             * Format: date-time
+             * @description when the next attempt is due, while one is
+             * @example 2026-11-20T12:00:00.000Z
+             */
+            nextAttemptAt?: string;
+            /**
+             * @description the number of the attempt that is due
+             * @example 3
+             */
+            nextAttempt?: number;
+            /** @description the gateway made its last attempt and gave up */
+            gaveUp: boolean;
+            /**
+             * @description attempts per delivery
+             * @example 4
+             */
+            maxAttempts: number;
         };
         WebhookRetry: {
             /** @description the row that was sent again */
