@@ -14,6 +14,7 @@ import type {
   TranscriptLine,
   User,
   WebhookDelivery,
+  WebhookEventDelivery,
 } from './types';
 import { issueSentence, sentence } from './plain-words';
 
@@ -185,7 +186,7 @@ export const api = {
   createApiKey: (name: string) => request<{ apiKey: ApiKey }>('POST', '/v1/api-keys', { name }),
   revokeApiKey: (keyId: string) => request<void>('DELETE', `/v1/api-keys/${id(keyId)}`),
 
-  deliveries: (filters: DeliveryFilters) => request<{ deliveries: WebhookDelivery[]; nextBefore: number | null }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
+  deliveries: (filters: DeliveryFilters) => request<{ deliveries: WebhookDelivery[]; events: WebhookEventDelivery[]; nextBefore: number | null }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
   retryDelivery: (deliveryId: number) => request<{ retryOf: number; dueAt: string }>('POST', `/v1/webhook-deliveries/${deliveryId}/retry`),
 };
 

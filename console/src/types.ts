@@ -23,6 +23,7 @@ export type {
   TranscriptLine,
   User,
   WebhookDelivery,
+  WebhookEventDelivery,
 } from '../../src/http/api-types.js';
 import type { CallState } from '../../src/http/api-types.js';
 

@@ -31,6 +31,7 @@ export type Device = z.infer<typeof devices.Device>;
 export type Pairing = z.infer<typeof devices.Pairing>;
 export type Diagnostics = z.infer<typeof diagnostics.Diagnostics>;
 export type WebhookDelivery = z.infer<typeof webhooks.WebhookDelivery>;
+export type WebhookEventDelivery = z.infer<typeof webhooks.WebhookEventDelivery>;
 export type SecretInfo = z.infer<typeof settings.SecretInfo>;
 export type Settings = z.infer<typeof settings.Settings>;
 export type ApiKey = z.infer<typeof apiKeys.ApiKey>;
