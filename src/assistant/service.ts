@@ -8,6 +8,7 @@ import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo, AssistantTasksRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
+import { testModelConnection, type ConnectionTestResult } from './connection.js';
 import { AssistantBridge, type BridgeTask, type RecordedMessage, type ReportedOutcome } from './bridge.js';
 import type { ResumedConversation } from './realtime/index.js';
 import { presentMessage, presentTask, type AssistantCallInfo, type AssistantMessage, type AssistantStatus, type AssistantTask, type TaskOutcome } from './model.js';
@@ -73,6 +74,17 @@ export class AssistantService implements IncomingAssistant {
 
   updateAgentSettings(patch: Partial<AgentSettings>): Promise<AgentSettings> {
     return this.o.settings.updateAgent(patch);
+  }
+
+  /** "Test the connection": opens a model session with the stored settings, closes it, and says what happened. */
+  testConnection(): Promise<ConnectionTestResult> {
+    return testModelConnection({
+      apiKey: this.o.settings.assistantApiKey() ?? undefined,
+      url: this.o.realtimeUrl,
+      model: this.o.settings.assistantModel(),
+      outbound: this.o.outbound,
+      timeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+    });
   }
 
   async messages(limit: number): Promise<AssistantMessage[]> {
@@ -243,7 +255,13 @@ export class AssistantService implements IncomingAssistant {
         state.status = status;
         state.error = error;
         // A failed assistant is not put back on the call by a node that takes it over.
-        if (status === 'error') void this.markHeld(call, false, state);
+        if (status === 'error') {
+          void this.markHeld(call, false, state);
+          // On the call's timeline, so the failure is still readable once the call is over (issue 26).
+          calls
+            .recordGatewayNote(call.id, 'gateway.assistant_failed', { reason: error ?? 'the assistant failed', kind: bridge.failKind ?? 'other', source: 'gateway' })
+            .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not record the assistant failure on the timeline'));
+        }
       },
       transcript: (role, text) => {
         const line = { role, text, at: new Date().toISOString() };

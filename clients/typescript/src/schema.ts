@@ -454,6 +454,26 @@ export interface paths {
         patch: operations["markAgentMessage"];
         trace?: never;
     };
+    "/v1/agent/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection to the voice model: open a session with the stored settings, close it, and say what happened
+         * @description Uses the stored model API key, model and realtime URL; sends no audio. 200 whether or not the model could be reached: `ok` and `message` (plain words, the same the call page uses when a hand-off fails) say what happened. The key is never echoed.
+         */
+        post: operations["testAgentConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls/{callId}/dtmf": {
         parameters: {
             query?: never;
@@ -1212,10 +1232,10 @@ export interface components {
         };
         CallEvent: {
             /**
-             * @description the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: "api", commandId}`); it moves no state and sends no webhook
+             * @description the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: "api", commandId}`); or `gateway.assistant_failed`: the assistant could not join or stay on the call (payload `{reason, kind, source: "gateway"}`, the reason in plain words). Neither moves state nor sends a webhook
              * @enum {string}
              */
-            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed" | "gateway.dtmf_sent";
+            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed" | "gateway.dtmf_sent" | "gateway.assistant_failed";
             eventId: string;
             payload: {
                 [key: string]: unknown;
@@ -1362,6 +1382,28 @@ export interface components {
         AssistantMessageUpdate: {
             /** @description true marks the message read for everyone, false unread again */
             read: boolean;
+        };
+        AssistantConnectionTest: {
+            /** @description true when the model accepted the key and confirmed a session */
+            ok: boolean;
+            /**
+             * @description what happened, in plain words (the API key is never in it)
+             * @example The assistant could not reach the voice model at api.openai.com: the connection was refused
+             */
+            message: string;
+            /**
+             * @description why it failed, for programs; absent on success
+             * @enum {string}
+             */
+            kind?: "refused" | "timeout" | "key_refused" | "name_not_found" | "not_allowed" | "model_not_found" | "no_confirmation" | "closed" | "other";
+            /**
+             * @description the voice model's host
+             * @example api.openai.com
+             */
+            host: string;
+            /** @example gpt-realtime */
+            model: string;
+            durationMs: number;
         };
         ActionResult: {
             accepted: boolean;
@@ -3176,6 +3218,35 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAgentConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What happened */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantConnectionTest"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
