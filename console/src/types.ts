@@ -3,6 +3,7 @@
 export type {
   ApiKey,
   AssistantCallInfo,
+  AssistantConnectionTest,
   AssistantMessage,
   AssistantSettings,
   Call,

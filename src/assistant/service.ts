@@ -41,6 +41,8 @@ interface AssistantState {
   task?: BridgeTask | undefined;
   /** The writes of `assistant_at`, one after another (on PostgreSQL two writes in flight may land in either order). */
   heldWrites?: Promise<void>;
+  /** The write of its failure to the call's timeline: answers about the call wait for it, so what they say is on the timeline too. */
+  noted?: Promise<void>;
 }
 
 const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
@@ -117,6 +119,7 @@ export class AssistantService implements IncomingAssistant {
   }
 
   async info(callId: string): Promise<AssistantCallInfo> {
+    await this.states.get(callId)?.noted;
     const transcript = await this.o.calls.transcript(callId);
     const row = await this.o.messages.byCall(callId);
     const message = row ? presentMessage(row) : undefined;
@@ -258,7 +261,7 @@ export class AssistantService implements IncomingAssistant {
         if (status === 'error') {
           void this.markHeld(call, false, state);
           // On the call's timeline, so the failure is still readable once the call is over (issue 26).
-          calls
+          state.noted = calls
             .recordGatewayNote(call.id, 'gateway.assistant_failed', { reason: error ?? 'the assistant failed', kind: bridge.failKind ?? 'other', source: 'gateway' })
             .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not record the assistant failure on the timeline'));
         }

@@ -25,6 +25,7 @@ export type StreamInfo = z.infer<typeof streams.StreamInfo>;
 export type LinkStatus = StreamInfo['status'];
 export type AssistantMessage = z.infer<typeof assistant.AssistantMessage>;
 export type AssistantCallInfo = z.infer<typeof assistant.AssistantCallInfo>;
+export type AssistantConnectionTest = z.infer<typeof assistant.AssistantConnectionTest>;
 export type AssistantSettings = z.infer<typeof assistant.AssistantSettings>;
 export type Health = z.infer<typeof devices.Health>;
 export type Device = z.infer<typeof devices.Device>;

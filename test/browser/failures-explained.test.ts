@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
@@ -5,6 +6,15 @@ import { pairedPhone, setupOwner } from '../console/support.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { WebhookReceiver } from '../helpers/phones.js';
 import { consoleContext, launchBrowser, screenshot, skipBrowser } from './support.js';
+
+/** A loopback port nothing listens on: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 declare const document: { documentElement: { clientWidth: number; scrollWidth: number } };
 
@@ -25,9 +35,19 @@ describe.skipIf(skipBrowser)('failures that explain themselves', () => {
   let phone: PhoneSimulator;
   const errors: string[] = [];
 
+  /** Where the voice model is said to be: a loopback port nothing listens on. */
+  let modelPort: number;
+
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    [g, browser] = await Promise.all([startTestGateway({ env: { WEBHOOK_URL: receiver.url, WEBHOOK_RETRY_DELAYS: '20ms,20ms,20ms' } }), launchBrowser()]);
+    modelPort = await closedPort();
+    const env = {
+      WEBHOOK_URL: receiver.url,
+      WEBHOOK_RETRY_DELAYS: '20ms,20ms,20ms',
+      ASSISTANT_REALTIME_URL: `ws://127.0.0.1:${modelPort}/v1/realtime`,
+      ASSISTANT_API_KEY: 'sk-browser-test-0123456789abcdef',
+    };
+    [g, browser] = await Promise.all([startTestGateway({ env }), launchBrowser()]);
     context = await consoleContext(browser);
     const [name, value] = (await setupOwner(g)).split('=') as [string, string];
     await context.addCookies([{ name, value, url: g.url }]);
@@ -97,6 +117,41 @@ describe.skipIf(skipBrowser)('failures that explain themselves', () => {
         expect(await row.locator(`li[data-delivery-id="${from}"]`).count()).toBe(1);
       }
       round += 1;
+    });
+  });
+
+  it('says in plain words that the assistant could not reach the voice model: on the call, on its timeline, and from "Test the connection"', async () => {
+    const plain = `The assistant could not reach the voice model at 127.0.0.1:${modelPort}: the connection was refused`;
+    await atEachSize(async (page, size) => {
+      await page.goto(`${g.url}/assistant`);
+      await page.getByRole('button', { name: 'Test the connection' }).click();
+      const result = page.locator('.connection-result');
+      await result.waitFor();
+      expect(await result.getAttribute('data-ok')).toBe('false');
+      expect(await result.textContent()).toContain(plain);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      await screenshot(page, size.name === 'phone' ? 'mobile-assistant-test' : 'assistant-test');
+
+      const callId = await phone.ringIncoming(`+49307770${size.width}`);
+      await page.goto(`${g.url}/calls/${callId}`);
+      const card = page.locator('section', { has: page.getByRole('heading', { name: 'Assistant', exact: true }) });
+      await card.getByRole('button', { name: 'Hand to assistant' }).click();
+      await card.getByTestId('assistant-error').waitFor();
+      expect(await card.getByTestId('assistant-error').textContent()).toBe(plain);
+      expect(await card.textContent()).not.toContain('ECONNREFUSED');
+      // The call's true state: still ringing, for a person to answer.
+      expect(await card.textContent()).toContain('The assistant could not take this call; it is still ringing.');
+      await card.getByTestId('assistant-next-step').getByRole('link', { name: 'Test the connection' }).waitFor();
+      expect(await page.locator('.call-page').getAttribute('data-state')).toBe('ringing');
+      expect(await page.getByText('No transcript: the assistant could not join this call.').count()).toBe(1);
+      const entry = page.locator('ol.timeline li', { hasText: 'The assistant could not join' });
+      await entry.waitFor();
+      expect(await entry.textContent()).toContain('recorded by the gateway, not a phone event');
+      expect(await entry.textContent()).toContain('the connection was refused');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      await screenshot(page, size.name === 'phone' ? 'mobile-assistant-failed' : 'assistant-failed', { fullPage: true });
+      phone.remoteHangup();
+      await expect.poll(async () => (await g.api<{ call: { state: string } }>('GET', `/v1/calls/${callId}`)).body.call.state).toBe('ended');
     });
   });
 
