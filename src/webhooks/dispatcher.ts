@@ -448,7 +448,8 @@ export class WebhookDispatcher {
       at: iso(startedMs),
       retryOf: job.retryOf,
       errorKind: outcome.ok ? null : outcome.outcome,
-      answer: outcome.answer,
+      // An empty answer (a 204) says nothing: kept as none.
+      answer: outcome.answer || null,
       nextAt: retryAt === null ? null : iso(retryAt),
       gaveUp: !outcome.ok && retryAt === null,
     };
