@@ -35,6 +35,7 @@ export default defineConfig({
                   'test/webhooks/routes.test.ts',
                   'test/webhooks/receivers.test.ts',
                   'test/webhooks/log.test.ts',
+                  'test/webhooks/reasons.test.ts',
                   'test/console/accounts.test.ts',
                   'test/console/users.test.ts',
                   'test/console/password-reset.test.ts',

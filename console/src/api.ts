@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   AssistantCallInfo,
+  AssistantConnectionTest,
   AssistantMessage,
   AssistantSettings,
   Call,
@@ -14,8 +15,12 @@ import type {
   TranscriptLine,
   User,
   WebhookDelivery,
+  WebhookEventDelivery,
 } from './types';
 import { issueSentence, sentence } from './plain-words';
+
+/** What `POST /v1/agent/test` answers. */
+export type ConnectionTest = AssistantConnectionTest;
 
 /** Where the gateway serves the Android app (src/http/routes/app-download.ts). */
 export const APP_DOWNLOAD_PATH = '/app/voice-gateway.apk';
@@ -173,6 +178,7 @@ export const api = {
   appBuilt: () => fetch(APP_DOWNLOAD_PATH, { method: 'HEAD' }).then((res) => res.ok),
 
   agentSettings: () => request<{ settings: AssistantSettings }>('GET', '/v1/agent'),
+  testAgentConnection: () => request<ConnectionTest>('POST', '/v1/agent/test'),
   saveAgentSettings: (patch: Partial<AssistantSettings>) => request<{ settings: AssistantSettings }>('PUT', '/v1/agent', patch),
   messages: (limit = 50) => request<{ messages: AssistantMessage[] }>('GET', `/v1/agent/messages${q({ limit })}`),
   markMessage: (callId: string, read: boolean) => request<{ message: AssistantMessage }>('PATCH', `/v1/agent/messages/${id(callId)}`, { read }),
@@ -185,7 +191,7 @@ export const api = {
   createApiKey: (name: string) => request<{ apiKey: ApiKey }>('POST', '/v1/api-keys', { name }),
   revokeApiKey: (keyId: string) => request<void>('DELETE', `/v1/api-keys/${id(keyId)}`),
 
-  deliveries: (filters: DeliveryFilters) => request<{ deliveries: WebhookDelivery[]; nextBefore: number | null }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
+  deliveries: (filters: DeliveryFilters) => request<{ deliveries: WebhookDelivery[]; events: WebhookEventDelivery[]; nextBefore: number | null }>('GET', `/v1/webhook-deliveries${q({ ...filters })}`),
   retryDelivery: (deliveryId: number) => request<{ retryOf: number; dueAt: string }>('POST', `/v1/webhook-deliveries/${deliveryId}/retry`),
 };
 

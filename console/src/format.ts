@@ -52,6 +52,7 @@ const EVENT_LABELS: Record<string, string> = {
   'call.failed': STATE_LABELS.failed,
   // The gateway's own record of a command, not something the phone reported (GATEWAY_EVENT_NAMES).
   'gateway.dtmf_sent': 'Tones sent through the API',
+  'gateway.assistant_failed': 'The assistant could not join',
 };
 
 /** An event on a call's timeline: named as its state is named elsewhere (the webhook log keeps the API's names, eventLabel). */

@@ -3,6 +3,7 @@
 export type {
   ApiKey,
   AssistantCallInfo,
+  AssistantConnectionTest,
   AssistantMessage,
   AssistantSettings,
   Call,
@@ -23,6 +24,7 @@ export type {
   TranscriptLine,
   User,
   WebhookDelivery,
+  WebhookEventDelivery,
 } from '../../src/http/api-types.js';
 import type { CallState } from '../../src/http/api-types.js';
 

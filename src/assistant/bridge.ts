@@ -1,4 +1,5 @@
 import { Resampler, SAMPLE_RATE } from '../audio/index.js';
+import { plainModelFailure, type ModelFailureKind } from './connection.js';
 import type { Call } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import type { CallAudio, PlayoutSource } from '../media/index.js';
@@ -6,13 +7,14 @@ import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings } from '../settings/index.js';
 import type { PingTimings } from '../socket-guard.js';
 import type { AssistantStatus } from './model.js';
+import type {
+  RealtimeError} from './realtime/index.js';
 import {
   END_CALL_TOOL,
   REALTIME_SAMPLE_RATE,
   RECORD_MESSAGE_TOOL,
   REPORT_OUTCOME_TOOL,
   RealtimeClient,
-  RealtimeError,
   buildSessionUpdate,
   type RealtimeAudioChunk,
   type RealtimeClose,
@@ -102,6 +104,8 @@ export class AssistantBridge {
   private readonly cut = new Set<string>();
   private responseTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
+  /** Why the model session could not be opened, when that is what failed. */
+  failKind: ModelFailureKind | undefined;
 
   constructor(private readonly o: BridgeOptions) {}
 
@@ -155,7 +159,11 @@ export class AssistantBridge {
       });
     } catch (err) {
       if (this.life.phase !== 'connecting') return false;
-      this.fail(err instanceof RealtimeError ? err.message : 'The assistant model could not be reached');
+      // Plain words for the operator (issue 26); the raw error goes to the log.
+      const failure = plainModelFailure(err, this.o.url);
+      this.o.log.warn({ ...this.logCtx, err, kind: failure.kind }, 'assistant could not open the model session');
+      this.failKind = failure.kind;
+      this.fail(failure.message);
       return false;
     }
     if (this.life.phase !== 'connecting') {

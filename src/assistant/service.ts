@@ -9,6 +9,7 @@ import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo, AssistantTasksRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
 import { AssistantBridge, type BridgeTask } from './bridge.js';
+import { testModelConnection, type ConnectionTestResult } from './connection.js';
 import type { RecordedMessage, ReportedOutcome } from './tool-results.js';
 import type { ResumedConversation } from './realtime/index.js';
 import { presentMessage, presentTask, type AssistantCallInfo, type AssistantMessage, type AssistantStatus, type AssistantTask, type TaskOutcome } from './model.js';
@@ -41,6 +42,8 @@ interface AssistantState {
   task?: BridgeTask | undefined;
   /** The writes of `assistant_at`, one after another (on PostgreSQL two writes in flight may land in either order). */
   heldWrites?: Promise<void>;
+  /** The write of its failure to the call's timeline: answers about the call wait for it, so what they say is on the timeline too. */
+  noted?: Promise<void>;
 }
 
 const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
@@ -76,6 +79,17 @@ export class AssistantService implements IncomingAssistant {
     return this.o.settings.updateAgent(patch);
   }
 
+  /** "Test the connection": opens a model session with the stored settings, closes it, and says what happened. */
+  testConnection(): Promise<ConnectionTestResult> {
+    return testModelConnection({
+      apiKey: this.o.settings.assistantApiKey() ?? undefined,
+      url: this.o.realtimeUrl,
+      model: this.o.settings.assistantModel(),
+      outbound: this.o.outbound,
+      timeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+    });
+  }
+
   async messages(limit: number): Promise<AssistantMessage[]> {
     return (await this.o.messages.list(limit)).map(presentMessage);
   }
@@ -106,6 +120,7 @@ export class AssistantService implements IncomingAssistant {
   }
 
   async info(callId: string): Promise<AssistantCallInfo> {
+    await this.states.get(callId)?.noted;
     const transcript = await this.o.calls.transcript(callId);
     const row = await this.o.messages.byCall(callId);
     const message = row ? presentMessage(row) : undefined;
@@ -244,7 +259,13 @@ export class AssistantService implements IncomingAssistant {
         state.status = status;
         state.error = error;
         // A failed assistant is not put back on the call by a node that takes it over.
-        if (status === 'error') void this.markHeld(call, false, state);
+        if (status === 'error') {
+          void this.markHeld(call, false, state);
+          // On the call's timeline, so the failure is still readable once the call is over (issue 26).
+          state.noted = calls
+            .recordGatewayNote(call.id, 'gateway.assistant_failed', { reason: error ?? 'the assistant failed', kind: bridge.failKind ?? 'other', source: 'gateway' })
+            .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not record the assistant failure on the timeline'));
+        }
       },
       transcript: (role, text) => {
         const line = { role, text, at: new Date().toISOString() };

@@ -7,7 +7,7 @@ import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
 import { endOf } from './end-cause.js';
-import { presentCall, type Call, type CallEvent, type StreamConfig, type TranscriptLine } from './model.js';
+import { presentCall, type Call, type CallEvent, type GatewayEventName, type StreamConfig, type TranscriptLine } from './model.js';
 import { actionRefusal, applyEvent, isFinal, type CallAction, type CallState, type EventName } from './state.js';
 
 export interface PlaceCallInput {
@@ -245,6 +245,16 @@ export class CallService extends EventEmitter<{
     const at = new Date().toISOString();
     const payload = { digits: command.payload.digits, source: 'api', commandId: command.commandId };
     await this.o.repo.insertEvent({ device_id: row.device_id, event_id: `gw-${command.commandId}`, call_id: row.id, event: 'gateway.dtmf_sent', payload: JSON.stringify(payload), occurred_at: at, received_at: at });
+  }
+
+  /**
+   * Something the gateway did on a call that the phone reports no event for (an assistant that could
+   * not join), on the timeline as the gateway's own record (GATEWAY_EVENT_NAMES). No state, no webhook.
+   */
+  async recordGatewayNote(callId: string, event: Exclude<GatewayEventName, 'gateway.dtmf_sent'>, payload: Record<string, unknown>): Promise<void> {
+    const row = await this.row(callId);
+    const at = new Date().toISOString();
+    await this.o.repo.insertEvent({ device_id: row.device_id, event_id: `gw-${randomUUID()}`, call_id: row.id, event, payload: JSON.stringify(payload), occurred_at: at, received_at: at });
   }
 
   private command(callId: string, action: Command['action'], payload: Record<string, unknown>): Command {

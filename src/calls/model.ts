@@ -38,7 +38,7 @@ export interface MediaInfo {
  * through the API (the phone reports no event for them). Named `gateway.*`, never `call.*`, so that
  * nobody takes one for a phone event; they move no state and send no webhook.
  */
-export const GATEWAY_EVENT_NAMES = ['gateway.dtmf_sent'] as const;
+export const GATEWAY_EVENT_NAMES = ['gateway.dtmf_sent', 'gateway.assistant_failed'] as const;
 export type GatewayEventName = (typeof GATEWAY_EVENT_NAMES)[number];
 
 export interface CallEvent {

@@ -125,6 +125,14 @@ export interface WebhookDeliveriesTable {
   retry_of: number | null;
   /** The exact body the attempt sent, so it can be sent again; null for attempts made before it was kept. */
   body: string | null;
+  /** How a failed attempt ended (the sender's outcome: http_error, timeout, refused, network_error); null when ok or older. */
+  error_kind: string | null;
+  /** The first bytes of the receiver's answer (at most 1 KiB of text, secrets taken out); null when none came. */
+  answer: string | null;
+  /** When the next attempt was scheduled by this one; null when none was. */
+  next_at: string | null;
+  /** 1 on a failed attempt after which the gateway gave up (the last of its delivery). */
+  gave_up: Generated<number>;
 }
 
 /** A console account; `role` is `owner` (the first account) or `member`. */

@@ -33,13 +33,23 @@ export interface WebhookDeliveryRow {
   durationMs: number;
   at: string;
   retryOf: number | null;
+  /** How a failed attempt ended (sender outcome); null when it was delivered, or recorded before reasons were kept. */
+  errorKind: string | null;
+  /** The first bytes of the receiver's answer, bounded; null when none came. */
+  answer: string | null;
+  /** The next attempt this one scheduled; null when none. */
+  nextAt: string | null;
+  /** The gateway gave up after this failed attempt. */
+  gaveUp: boolean;
 }
 
 /**
  * A new attempt row, with the exact body it sent on a delivery's first attempt (kept so that it can
  * be sent again), null on later attempts of the same delivery: the body is stored once.
  */
-export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id'> & { body: string | null };
+export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'id' | WhyFields> & Partial<Pick<WebhookDeliveryRow, WhyFields>> & { body: string | null };
+/** Kept since migration 013; a row stored without them reads as before. */
+type WhyFields = 'errorKind' | 'answer' | 'nextAt' | 'gaveUp';
 
 export interface DeliveryQuery {
   callId?: string | undefined;
@@ -51,7 +61,24 @@ export interface DeliveryQuery {
 }
 
 const JOB_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'body', 'attempt', 'due_at', 'retry_of'] as const;
-const DELIVERY_COLUMNS = ['id', 'call_id', 'event_id', 'event', 'url', 'attempt', 'ok', 'status_code', 'error', 'duration_ms', 'at', 'retry_of'] as const;
+const DELIVERY_COLUMNS = [
+  'id',
+  'call_id',
+  'event_id',
+  'event',
+  'url',
+  'attempt',
+  'ok',
+  'status_code',
+  'error',
+  'duration_ms',
+  'at',
+  'retry_of',
+  'error_kind',
+  'answer',
+  'next_at',
+  'gave_up',
+] as const;
 
 type JobRecord = { id: number; call_id: string; event_id: string; event: string; url: string; body: string; attempt: number; due_at: string; retry_of: number | null };
 /** A delivery row as selected for the log (without the body it sent). */
@@ -70,6 +97,10 @@ const toDelivery = (r: DeliveryRecord): WebhookDeliveryRow => ({
   durationMs: Number(r.duration_ms),
   at: r.at,
   retryOf: r.retry_of === null ? null : Number(r.retry_of),
+  errorKind: r.error_kind,
+  answer: r.answer,
+  nextAt: r.next_at,
+  gaveUp: Number(r.gave_up) === 1,
 });
 
 const toJob = (r: JobRecord): WebhookJobRow => ({
@@ -177,6 +208,10 @@ export class WebhooksRepo {
         at: d.at,
         retry_of: d.retryOf,
         body: d.body,
+        error_kind: d.errorKind ?? null,
+        answer: d.answer ?? null,
+        next_at: d.nextAt ?? null,
+        gave_up: d.gaveUp ? 1 : 0,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -191,6 +226,30 @@ export class WebhooksRepo {
     if (query.ok !== undefined) q = q.where('ok', '=', query.ok ? 1 : 0);
     if (query.before !== undefined) q = q.where('id', '<', query.before);
     return (await q.orderBy('id', 'desc').limit(query.limit).execute()).map(toDelivery);
+  }
+
+  /** Every attempt of these events (a call's event id, to any URL, sent again or not), oldest first. */
+  async attemptsOfEvents(events: ReadonlyArray<{ callId: string; eventId: string }>): Promise<WebhookDeliveryRow[]> {
+    if (events.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(DELIVERY_COLUMNS)
+      .where('event_id', 'in', [...new Set(events.map((e) => e.eventId))])
+      .orderBy('id')
+      .execute();
+    const wanted = new Set(events.map((e) => `${e.callId} ${e.eventId}`));
+    return rows.map(toDelivery).filter((r) => wanted.has(`${r.callId} ${r.eventId}`));
+  }
+
+  /** The jobs still delivering these events (an attempt due, or one being made). */
+  async pendingJobsOf(eventIds: readonly string[]): Promise<Array<{ callId: string; eventId: string; url: string; attempt: number; dueAt: string }>> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('webhook_jobs')
+      .select(['call_id', 'event_id', 'url', 'attempt', 'due_at'])
+      .where('event_id', 'in', [...new Set(eventIds)])
+      .execute();
+    return rows.map((r) => ({ callId: r.call_id, eventId: r.event_id, url: r.url, attempt: Number(r.attempt), dueAt: r.due_at }));
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ClaimedJobRow } from '../store/cluster-repo.js';
 import { WebhooksRepo, type DeliveryQuery, type WebhookDeliveryRow, type WebhookJobRow } from '../store/webhooks-repo.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
 import { ONE_GATEWAY, type JobOwnership } from './ownership.js';
+import { groupByEvent, type WebhookEventDelivery } from './event-log.js';
 import { AttemptRecorder } from './recorder.js';
 import { ATTEMPT_OUTCOMES, WebhookSender, type AttemptOutcome, type PostOutcome } from './sender.js';
 import { webhookHeaders, type WebhookHeaders } from './signing.js';
@@ -53,6 +54,17 @@ export interface WebhookDelivery {
   at: string;
   /** The delivery a person asked to send again; this attempt belongs to that new delivery. */
   retryOf?: number;
+  /** The receiver's HTTP status, when it answered. */
+  statusCode?: number;
+  /** How a failed attempt ended; absent when delivered or recorded before reasons were kept. */
+  errorKind?: Exclude<AttemptOutcome, 'ok'>;
+  durationMs: number;
+  /** The first bytes of the receiver's answer (at most 1 KiB), when it answered. */
+  answer?: string;
+  /** The attempt this one scheduled next. */
+  nextAttemptAt?: string;
+  /** The gateway gave up after this failed attempt. */
+  gaveUp: boolean;
 }
 
 /** A delivery scheduled again by `retry()`: its first attempt goes out at `dueAt`. */
@@ -129,7 +141,17 @@ export const toWebhookDelivery = (row: WebhookDeliveryRow): WebhookDelivery => (
   ...(row.error === null ? {} : { error: row.error }),
   at: row.at,
   ...(row.retryOf === null ? {} : { retryOf: row.retryOf }),
+  ...(row.statusCode === null ? {} : { statusCode: row.statusCode }),
+  ...(isErrorKind(row.errorKind) ? { errorKind: row.errorKind } : {}),
+  durationMs: row.durationMs,
+  ...(row.answer === null ? {} : { answer: row.answer }),
+  ...(row.nextAt === null ? {} : { nextAttemptAt: row.nextAt }),
+  gaveUp: row.gaveUp,
 });
+
+function isErrorKind(kind: string | null): kind is Exclude<AttemptOutcome, 'ok'> {
+  return kind !== null && kind !== 'ok' && (ATTEMPT_OUTCOMES as readonly string[]).includes(kind);
+}
 
 /**
  * Delivers call events to webhook URLs. Jobs live in the database (enqueued in the caller's
@@ -343,10 +365,16 @@ export class WebhookDispatcher {
   }
 
   /** A page of the log, newest first; `nextBefore` is the cursor of the next page, null on the last. */
-  async listDeliveries(query: DeliveryQuery): Promise<{ deliveries: WebhookDelivery[]; nextBefore: number | null }> {
+  async listDeliveries(query: DeliveryQuery): Promise<{ deliveries: WebhookDelivery[]; events: WebhookEventDelivery[]; nextBefore: number | null }> {
     const rows = await this.repo.listDeliveries({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
-    return { deliveries: page.map(toWebhookDelivery), nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null };
+    // The page's events, each with all its attempts (those on other pages too) and the job still delivering it.
+    const [all, pending] = await Promise.all([this.repo.attemptsOfEvents(page), this.repo.pendingJobsOf(page.map((r) => r.eventId))]);
+    return {
+      deliveries: page.map(toWebhookDelivery),
+      events: groupByEvent(page, all, pending, this.maxAttempts),
+      nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
+    };
   }
 
   /** Starts what may go out now and sets the timer for the next job that becomes due. */
@@ -435,6 +463,11 @@ export class WebhookDispatcher {
       durationMs,
       at: iso(startedMs),
       retryOf: job.retryOf,
+      errorKind: outcome.ok ? null : outcome.outcome,
+      // An empty answer (a 204) says nothing: kept as none.
+      answer: outcome.answer || null,
+      nextAt: retryAt === null ? null : iso(retryAt),
+      gaveUp: !outcome.ok && retryAt === null,
     };
     let id: number;
     try {
@@ -465,11 +498,25 @@ export class WebhookDispatcher {
     try {
       headers = webhookHeaders({ secret: this.secret(), id: job.eventId, timestamp: Math.floor(startedMs / 1000), body: job.body });
     } catch (err) {
-      return Promise.resolve({ outcome: 'refused', ok: false, statusCode: null, error: `cannot sign: ${(err as Error).message}` });
+      return Promise.resolve({ outcome: 'refused', ok: false, statusCode: null, error: `cannot sign: ${(err as Error).message}`, answer: null });
     }
     if (!this.sender) return Promise.resolve('interrupted');
-    return this.sender.post(job.url, headers, job.body, this.abort.signal);
+    const secret = this.secret();
+    return this.sender.post(job.url, headers, job.body, this.abort.signal).then((outcome) =>
+      outcome === 'interrupted' || outcome.answer === null ? outcome : { ...outcome, answer: withoutSecrets(outcome.answer, [headers['webhook-signature'], secret]) },
+    );
   }
+}
+
+/**
+ * A receiver that echoes what it got must not put the signature or the secret into the log (which
+ * every console user reads): each is cut out, as are its key and MAC parts on their own.
+ */
+function withoutSecrets(answer: string, secrets: readonly string[]): string {
+  let out = answer;
+  const parts = secrets.flatMap((s) => [s, s.replace(/^whsec_/, ''), s.replace(/^v1,/, '')]).filter((s) => s.length >= 8);
+  for (const part of parts.sort((a, b) => b.length - a.length)) out = out.split(part).join('[hidden]');
+  return out;
 }
 
 function hostOf(url: string): string {

@@ -12,7 +12,11 @@ import type { WebhookHeaders } from './signing.js';
 export const ATTEMPT_OUTCOMES = ['ok', 'http_error', 'timeout', 'refused', 'network_error'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
-export type PostOutcome = { outcome: AttemptOutcome; ok: boolean; statusCode: number | null; error: string | null } | 'interrupted';
+/** `answer`: the first bytes of the receiver's answer as text (at most ANSWER_KEPT_BYTES), null when no answer came. */
+export type PostOutcome = { outcome: AttemptOutcome; ok: boolean; statusCode: number | null; error: string | null; answer: string | null } | 'interrupted';
+
+/** What the log keeps of a receiver's answer: enough to read its error message, bounded for the store. */
+export const ANSWER_KEPT_BYTES = 1024;
 
 /** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -37,7 +41,7 @@ export class WebhookSender {
 
   /** `stop` interrupts the attempt: it then counts as not made. */
   post(url: string, headers: WebhookHeaders, body: string, stop: AbortSignal): Promise<PostOutcome> {
-    const failed = (error: string, outcome: AttemptOutcome): PostOutcome => ({ outcome, ok: false, statusCode: null, error });
+    const failed = (error: string, outcome: AttemptOutcome): PostOutcome => ({ outcome, ok: false, statusCode: null, error, answer: null });
     let target: URL;
     try {
       target = new URL(url);
@@ -94,21 +98,31 @@ export class WebhookSender {
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        const outcome: PostOutcome = { outcome: ok ? 'ok' : 'http_error', ok, statusCode: status, error: ok ? null : `HTTP ${status}` };
-        answered = outcome;
+        const head: PostOutcome = { outcome: ok ? 'ok' : 'http_error', ok, statusCode: status, error: ok ? null : `HTTP ${status}`, answer: '' };
+        answered = head;
         // The answer's body does not decide the attempt, its status does; it is read so the
-        // connection can be reused, and a long one is cut.
+        // connection can be reused, and a long one is cut. Its first bytes are kept: a receiver's
+        // error message is what tells the operator why.
         let read = 0;
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        const outcome = (): PostOutcome => ({ ...head, answer: answerText(Buffer.concat(kept)) });
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
+          if (keptBytes < ANSWER_KEPT_BYTES) {
+            const part = chunk.subarray(0, ANSWER_KEPT_BYTES - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+            answered = outcome();
+          }
           if (read > MAX_ANSWER_BYTES) {
             res.destroy();
-            settle(outcome);
+            settle(outcome());
           }
         });
-        res.on('end', () => settle(outcome));
-        res.on('error', () => settle(outcome));
-        res.on('close', () => settle(outcome));
+        res.on('end', () => settle(outcome()));
+        res.on('error', () => settle(outcome()));
+        res.on('close', () => settle(outcome()));
       });
       req.end(body);
     });
@@ -118,6 +132,15 @@ export class WebhookSender {
     this.agents['http:'].destroy();
     this.agents['https:'].destroy();
   }
+}
+
+/**
+ * The kept bytes as safe text: UTF-8 (a character cut at the bound is dropped), control characters
+ * other than tab and newline removed so the console and logs show plain text.
+ */
+export function answerText(bytes: Buffer): string {
+  // eslint-disable-next-line no-control-regex
+  return bytes.toString('utf8').replace(/\uFFFD$/u, '').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/gu, '');
 }
 
 function errorText(err: Error & { code?: string }): string {

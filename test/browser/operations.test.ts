@@ -117,8 +117,8 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
   });
 
   it('finds failed webhook attempts on the server, pages through the log and sends a delivery again', async () => {
-    // The first event of the first call fails three times, then 25 more calls deliver 50 attempts after them
-    // (57 attempts in all with the two of the call before).
+    // The receiver fails three attempts (of the first call's events), then 25 more calls deliver
+    // 50 attempts after them (57 attempts in all with the two of the call before).
     receiver.failNext(3, 503);
     for (let i = 0; i < 26; i++) {
       const id = await phone.ringIncoming(`+4930555${String(i).padStart(3, '0')}`);
@@ -129,13 +129,14 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
 
     await nav(page, 'Webhooks');
     await page.getByLabel('Result').selectOption('failed');
+    // One row per event that failed (a retry does not hold the call's next event back, so the three
+    // failures may fall on both of its events), the failed attempts inside.
     const rows = page.locator('tbody tr');
-    await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-ok')))).toEqual(['false', 'false', 'false']);
+    await expect.poll(() => rows.locator('li[data-ok="false"]').count()).toBe(3);
+    expect(await rows.count()).toBeLessThanOrEqual(2);
     expect(page.url()).toContain('result=failed');
-    await screenshot(page, 'webhooks');
 
-    const failedId = Number(await rows.first().getAttribute('data-delivery-id'));
+    const failedId = Number(await rows.first().getAttribute('data-last-attempt-id'));
     await rows.first().getByRole('button', { name: /^Retry/ }).click();
     await rows.first().getByText('✓ Sent again').waitFor();
     await expect
@@ -144,14 +145,14 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
 
     await page.getByLabel('Result').selectOption('');
     await expect.poll(() => rows.count()).toBe(50);
-    const newest = await rows.first().getAttribute('data-delivery-id');
+    const newest = await rows.first().getAttribute('data-last-attempt-id');
     await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(async () => Number(await rows.first().getAttribute('data-delivery-id'))).toBeLessThan(Number(newest));
+    await expect.poll(async () => Number(await rows.first().getAttribute('data-last-attempt-id'))).toBeLessThan(Number(newest));
     await page.getByRole('button', { name: '← Newer' }).click();
-    await expect.poll(() => rows.first().getAttribute('data-delivery-id')).toBe(newest);
+    await expect.poll(() => rows.first().getAttribute('data-last-attempt-id')).toBe(newest);
 
     await page.getByLabel('Event').selectOption('call.disconnected');
-    await expect.poll(async () => new Set(await rows.locator('td[data-label="Event"]').allTextContents())).toEqual(new Set(['Disconnected']));
+    await expect.poll(async () => new Set((await rows.locator('td[data-label="Event"]').allTextContents()).map((t) => t.replace(/http\S+$/, '')))).toEqual(new Set(['Disconnected']));
   });
 
   it('says when a phone card may be stale: the live channel down, or the phone offline; renames a phone', async () => {

@@ -309,6 +309,8 @@ export class WebhookReceiver {
   url = '';
   hang = false;
   failStatus = 500;
+  /** The body of a failing answer. */
+  failAnswer: (hook: ReceivedHook) => string = () => 'failing on purpose';
   private failures = 0;
   private readonly server: Server;
   private readonly hanging = new Set<ServerResponse>();
@@ -328,11 +330,12 @@ export class WebhookReceiver {
         } catch {
           body = { raw } as unknown as WebhookPayload;
         }
-        this.requests.push({ n: this.requests.length + 1, headers, raw, body, at: Date.now() });
+        const hook: ReceivedHook = { n: this.requests.length + 1, headers, raw, body, at: Date.now() };
+        this.requests.push(hook);
         if (this.hang) this.hanging.add(res);
         else if (this.failures > 0) {
           this.failures -= 1;
-          res.writeHead(this.failStatus, { 'content-type': 'text/plain' }).end('failing on purpose');
+          res.writeHead(this.failStatus, { 'content-type': 'text/plain' }).end(this.failAnswer(hook));
         } else res.writeHead(204).end();
         for (const w of [...this.waiters]) {
           if (this.requests.length >= w.count) {

@@ -120,7 +120,7 @@ describe('WebhookDispatcher', () => {
     expect(Object.keys(JSON.parse(req.body) as object)).toEqual(['event', 'eventId', 'occurredAt', 'receivedAt', 'payload', 'call']);
 
     const [d] = await deliveries.count(1);
-    expect(d).toEqual({ id: expect.any(Number), callId: 'call_a', eventId: j.eventId, event: 'call.ringing', url: rx.url, attempt: 1, ok: true, at: expect.any(String) });
+    expect(d).toEqual({ id: expect.any(Number), callId: 'call_a', eventId: j.eventId, event: 'call.ringing', url: rx.url, attempt: 1, ok: true, statusCode: 204, durationMs: expect.any(Number), gaveUp: false, at: expect.any(String) });
     expect((await dispatcher.listDeliveries({ limit: 50 })).deliveries).toEqual([d]);
   });
 

@@ -64,6 +64,9 @@ describe('GET /v1/webhook-deliveries', () => {
       attempt: 1,
       ok: false,
       error: 'HTTP 500',
+      statusCode: 500,
+      durationMs: 12,
+      gaveUp: false,
       at: '2026-11-20T12:00:03.000Z',
     });
     expect(body.deliveries[0]).not.toHaveProperty('error');

@@ -454,6 +454,26 @@ export interface paths {
         patch: operations["markAgentMessage"];
         trace?: never;
     };
+    "/v1/agent/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection to the voice model: open a session with the stored settings, close it, and say what happened
+         * @description Uses the stored model API key, model and realtime URL; sends no audio. 200 whether or not the model could be reached: `ok` and `message` (plain words, the same the call page uses when a hand-off fails) say what happened. The key is never echoed.
+         */
+        post: operations["testAgentConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls/{callId}/dtmf": {
         parameters: {
             query?: never;
@@ -563,7 +583,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The webhook log: one row per delivery attempt, newest first, filtered and paged */
+        /** The webhook log: one row per delivery attempt, newest first, filtered and paged, with the events they belong to */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1212,10 +1232,10 @@ export interface components {
         };
         CallEvent: {
             /**
-             * @description the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: "api", commandId}`); it moves no state and sends no webhook
+             * @description the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: "api", commandId}`); or `gateway.assistant_failed`: the assistant could not join or stay on the call (payload `{reason, kind, source: "gateway"}`, the reason in plain words). Neither moves state nor sends a webhook
              * @enum {string}
              */
-            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed" | "gateway.dtmf_sent";
+            event: "call.new" | "call.connecting" | "call.select_phone_account" | "call.dialing" | "call.ringing" | "call.simulated_ringing" | "call.active" | "call.audio_processing" | "call.holding" | "call.pulling" | "call.disconnecting" | "call.disconnected" | "call.rejected" | "call.failed" | "gateway.dtmf_sent" | "gateway.assistant_failed";
             eventId: string;
             payload: {
                 [key: string]: unknown;
@@ -1363,6 +1383,28 @@ export interface components {
             /** @description true marks the message read for everyone, false unread again */
             read: boolean;
         };
+        AssistantConnectionTest: {
+            /** @description true when the model accepted the key and confirmed a session */
+            ok: boolean;
+            /**
+             * @description what happened, in plain words (the API key is never in it)
+             * @example The assistant could not reach the voice model at api.openai.com: the connection was refused
+             */
+            message: string;
+            /**
+             * @description why it failed, for programs; absent on success
+             * @enum {string}
+             */
+            kind?: "refused" | "timeout" | "key_refused" | "name_not_found" | "not_allowed" | "model_not_found" | "no_confirmation" | "closed" | "other";
+            /**
+             * @description the voice model's host
+             * @example api.openai.com
+             */
+            host: string;
+            /** @example gpt-realtime */
+            model: string;
+            durationMs: number;
+        };
         ActionResult: {
             accepted: boolean;
             command: components["schemas"]["Command"];
@@ -1374,6 +1416,8 @@ export interface components {
         WebhookDeliveryList: {
             /** @description one row per attempt, newest first */
             deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description the events of this page's attempts, newest first, each with all its attempts (an event whose attempts span two pages is on both) */
+            events: components["schemas"]["WebhookEventDelivery"][];
             /**
              * @description pass it as `before` for the next (older) page; null on the last page
              * @example 17
@@ -1416,6 +1460,72 @@ export interface components {
              * @example 41
              */
             retryOf?: number;
+            /**
+             * @description the receiver's HTTP status, when it answered
+             * @example 500
+             */
+            statusCode?: number;
+            /**
+             * @description how a failed attempt ended: `http_error` (answered with a status other than 2xx, see statusCode), `timeout` (no answer within 10 s), `refused` (the gateway did not send it: the address or URL is not allowed), `network_error` (the connection failed). Absent when delivered, and on attempts recorded before reasons were kept.
+             * @enum {string}
+             */
+            errorKind?: "http_error" | "timeout" | "refused" | "network_error";
+            /**
+             * @description how long the attempt took, from sending to its answer or failure
+             * @example 84
+             */
+            durationMs: number;
+            /**
+             * @description the first bytes (at most 1 KiB) of the receiver's answer, as text; the signature and the secret are cut out
+             * @example {"error":"database is down"}
+             */
+            answer?: string;
+            /**
+             * Format: date-time
+             * @description the next attempt this one scheduled (a failed attempt that was not the last)
+             * @example 2026-11-20T12:00:00.000Z
+             */
+            nextAttemptAt?: string;
+            /** @description true on a failed attempt after which the gateway gave up: the last of its delivery */
+            gaveUp: boolean;
+        };
+        WebhookEventDelivery: {
+            callId: string;
+            eventId: string;
+            /** @example call.active */
+            event: string;
+            /** Format: uri */
+            url: string;
+            /**
+             * @description `delivered`: its last attempt was; `retrying`: an attempt is due (nextAttemptAt); `gave_up`: its last attempt failed and none is due; `failed`: its last attempt failed, recorded before the gateway kept whether it gave up
+             * @enum {string}
+             */
+            state: "delivered" | "retrying" | "gave_up" | "failed";
+            /** @description every attempt for this event to this URL, oldest first, those of a delivery sent again included */
+            attempts: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description the newest attempt: pass it to `POST /v1/webhook-deliveries/{id}/retry` to send this event again
+             * @example 140
+             */
+            lastAttemptId: number;
+            /**
+             * Format: date-time
+             * @description when the next attempt is due, while one is
+             * @example 2026-11-20T12:00:00.000Z
+             */
+            nextAttemptAt?: string;
+            /**
+             * @description the number of the attempt that is due
+             * @example 3
+             */
+            nextAttempt?: number;
+            /** @description the gateway made its last attempt and gave up */
+            gaveUp: boolean;
+            /**
+             * @description attempts per delivery
+             * @example 4
+             */
+            maxAttempts: number;
         };
         WebhookRetry: {
             /** @description the row that was sent again */
@@ -3108,6 +3218,35 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAgentConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What happened */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantConnectionTest"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key or session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import { LIMITS, VOICES } from '../limits';
 import { useLive } from '../live';
 import { Link } from '../router';
 import type { AssistantMessage, AssistantSettings } from '../types';
+import { ConnectionTestButton } from './assistant-connection';
 import { Badge, Button, Card, Empty, ErrorText, Loading, PageHeader, SelectField, TextArea, TextField, Toggle, Unavailable, useLoad, useNow } from '../ui';
 import { UrgencyBadge } from './call';
 
@@ -51,6 +52,7 @@ export function AssistantPage() {
             <p className="small">
               <Link to="/settings#assistant">Change it in Settings</Link>
             </p>
+            {key?.configured && <ConnectionTestButton />}
           </Card>
         </div>
       </div>

@@ -60,6 +60,15 @@ export function CallPage({ callId }: { callId: string }) {
 
   useEffect(load, [load]);
 
+  // The assistant's status has no live message: while it is joining, the page looks again each
+  // second, so a failed hand-off shows (with its timeline entry) without a reload.
+  const joining = agent.state === 'ok' && (agent.value.status === 'waiting' || agent.value.status === 'connecting');
+  useEffect(() => {
+    if (!joining) return;
+    const timer = setTimeout(load, 1000);
+    return () => clearTimeout(timer);
+  }, [joining, agent, load]);
+
   // "Open the call and its transcript" from the assistant's inbox lands here with #transcript.
   const loaded = call !== null;
   useEffect(() => {
@@ -144,7 +153,7 @@ export function CallPage({ callId }: { callId: string }) {
                       {clockTime(e.receivedAt)}
                     </time>
                     <span className="timeline-event">{timelineLabel(e.event)}</span>
-                    {e.event.startsWith('gateway.') && <Badge tone="purple">sent by the API, not a phone event</Badge>}
+                    {e.event.startsWith('gateway.') && <Badge tone="purple">{e.event === 'gateway.dtmf_sent' ? 'sent by the API, not a phone event' : 'recorded by the gateway, not a phone event'}</Badge>}
                     {timelineDetail(e, call)}
                   </li>
                 ))}
@@ -155,7 +164,7 @@ export function CallPage({ callId }: { callId: string }) {
         </div>
         <div className="call-side">
           <StreamCard call={call} stream={stream} onChange={loadSide} />
-          <AssistantCard call={call} agent={agent} onChange={loadSide} />
+          <AssistantCard call={call} agent={agent} onChange={load} />
           <Card title="Details" id="details">
             <dl className="details">
               <dt>Call id</dt>
@@ -213,9 +222,15 @@ export function CallPage({ callId }: { callId: string }) {
 function timelineDetail(e: CallEvent, call: Call) {
   const { cause, reason, commandId: _commandId, ...rest } = e.payload;
   const ending = e.event === 'call.disconnected' && typeof cause === 'string' && (END_CAUSES as readonly string[]).includes(cause);
-  const said = ending ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : undefined }) : null;
+  // A failed hand-off reads as its reason, in the plain words the assistant card uses.
+  const failed = e.event === 'gateway.assistant_failed';
+  const said = ending
+    ? endLabel({ ...call, state: 'ended', endCause: cause as EndCause, endReason: typeof reason === 'string' ? reason : undefined })
+    : failed && typeof reason === 'string'
+      ? reason
+      : null;
   // A gateway record's command id means nothing to a reader; the API keeps it.
-  const others = ending || e.event.startsWith('gateway.') ? rest : e.payload;
+  const others = failed ? {} : ending || e.event.startsWith('gateway.') ? rest : e.payload;
   return (
     <>
       {said && <span className="timeline-said">{said}</span>}
@@ -460,9 +475,29 @@ function AssistantCard({ call, agent, onChange }: { call: Call; agent: Optional<
       <>
         <div className="status-line">
           <LinkBadge status={info.status} />
-          <span className="muted small">{onCall ? 'The assistant has the call.' : info.requested ? 'The assistant was on this call.' : 'The assistant has not been on this call.'}</span>
+          <span className="muted small">
+            {onCall
+              ? 'The assistant has the call.'
+              : info.status === 'error'
+                ? final
+                  ? 'The assistant could not take this call.'
+                  : `The assistant could not take this call; it is still ${STATE_LABELS[call.state].toLowerCase()}.`
+                : info.requested
+                  ? 'The assistant was on this call.'
+                  : 'The assistant has not been on this call.'}
+          </span>
         </div>
-        {info.error && <p className="error-text">{info.error}</p>}
+        {info.error && (
+          <p className="error-text" data-testid="assistant-error">
+            {info.error}
+          </p>
+        )}
+        {info.status === 'error' && !final && (
+          <p className="small" data-testid="assistant-next-step">
+            {call.state === 'ringing' && call.direction === 'incoming' ? 'Answer it yourself, or hand it to the assistant again.' : 'Take it yourself, or hand it to the assistant again.'}{' '}
+            <Link to="/assistant#connection">Test the connection</Link>
+          </p>
+        )}
         {info.message && (
           <div className="message-box">
             <p>
@@ -511,7 +546,7 @@ function TranscriptCard({ transcript, agent }: { transcript: TranscriptLine[]; a
   return (
     <Card title="Transcript" id="transcript">
       {lines.length === 0 ? (
-        <p className="muted">No transcript: the assistant was not on this call.</p>
+        <p className="muted">{agent.state === 'ok' && agent.value.status === 'error' ? 'No transcript: the assistant could not join this call.' : 'No transcript: the assistant was not on this call.'}</p>
       ) : (
         <ol className="transcript">
           {lines.map((line, i) => (

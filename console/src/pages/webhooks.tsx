@@ -1,13 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type DeliveryFilters } from '../api';
 import { useSettings } from '../context';
-import { clockTime, eventLabel, fullTime } from '../format';
+import { eventLabel } from '../format';
 import { WebhookIcon } from '../icons';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link, navigate, useLocation, withQuery } from '../router';
 import { EVENT_NAMES, type WebhookDelivery } from '../types';
-import { Badge, Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, TextField, useLoad } from '../ui';
+import { Button, Empty, ErrorText, Loading, PageHeader, Pager, SelectField, TextField, useLoad } from '../ui';
+import { EventRow } from './webhook-event';
 
 /** The log's filters as the URL keeps them; `result` is the API's `ok` in words. */
 function filtersOf(query: URLSearchParams) {
@@ -33,19 +34,21 @@ export function WebhooksPage() {
     limit: f.limit,
   };
   const key = JSON.stringify(request);
-  const { data, error, setData, reload, loading } = useLoad(() => api.deliveries(request), [key]);
+  const { data, error, reload, loading } = useLoad(() => api.deliveries(request), [key]);
   const { settings } = useSettings();
   const [callInput, setCallInput] = useState(f.callId);
 
   const matches = (d: WebhookDelivery) => (!request.callId || d.callId === request.callId) && (!request.event || d.event === request.event) && (!request.ok || String(d.ok) === request.ok);
+  // A new attempt changes its event's row (state, next attempt): the first page is read again, at most
+  // every 300 ms however many attempts a busy gateway makes.
+  const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pendingReload.current), []);
   useLive((m) => {
-    if (m.type !== 'delivery' || f.before || !matches(m.delivery)) return;
-    const delivery = m.delivery;
-    setData((page) => {
-      if (!page || page.deliveries.some((d) => d.id === delivery.id)) return page;
-      const rows = [delivery, ...page.deliveries];
-      return { deliveries: rows.slice(0, f.limit), nextBefore: rows.length > f.limit ? (rows[f.limit - 1]?.id ?? null) : page.nextBefore };
-    });
+    if (m.type !== 'delivery' || f.before || !matches(m.delivery) || pendingReload.current !== undefined) return;
+    pendingReload.current = setTimeout(() => {
+      pendingReload.current = undefined;
+      void reload();
+    }, 300);
   }, reload);
 
   const go = (params: Record<string, string | undefined>, keepPage = false) => {
@@ -67,7 +70,7 @@ export function WebhooksPage() {
           settings &&
           (webhookUrl ? (
             <>
-              Call events go to <span className="mono">{webhookUrl}</span>, and to the webhook of any call that names its own. Every attempt is a row.
+              Call events go to <span className="mono">{webhookUrl}</span>, and to the webhook of any call that names its own. Each event is a row, with its attempts inside.
             </>
           ) : (
             <>
@@ -90,9 +93,9 @@ export function WebhooksPage() {
           ))}
         </SelectField>
         <SelectField label="Result" value={f.result} onChange={(e) => go({ result: e.target.value || undefined })}>
-          <option value="">All attempts</option>
-          <option value="ok">Delivered</option>
-          <option value="failed">Failed</option>
+          <option value="">All results</option>
+          <option value="ok">Had a delivered attempt</option>
+          <option value="failed">Had a failed attempt</option>
         </SelectField>
         <SelectField label="Per page" value={String(f.limit)} onChange={(e) => go({ limit: e.target.value === String(LIMITS.pageLimitDefault) ? undefined : e.target.value })}>
           {[50, 100, 200].map((n) => (
@@ -119,30 +122,29 @@ export function WebhooksPage() {
         <ErrorText error={error} />
       ) : !data ? (
         <Loading />
-      ) : data.deliveries.length === 0 ? (
+      ) : data.events.length === 0 ? (
         <Empty title={filtered || f.before ? 'No deliveries match' : 'No deliveries yet'} icon={<WebhookIcon />}>
           {filtered ? 'Try other filters.' : 'Each attempt to deliver a call event to a webhook shows up here, live.'}
         </Empty>
       ) : (
         <div className={`table-wrap ${loading ? 'is-loading' : ''}`}>
           <table className="table deliveries-table">
-            <caption className="sr-only">Webhook delivery attempts</caption>
+            <caption className="sr-only">Webhook deliveries, one row per event with its attempts</caption>
             <thead>
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Event</th>
                 <th scope="col">Call</th>
-                <th scope="col">Attempt</th>
                 <th scope="col">Result</th>
-                <th scope="col">URL</th>
+                <th scope="col">Attempts</th>
                 <th scope="col">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {data.deliveries.map((d) => (
-                <DeliveryRow key={d.id} delivery={d} />
+              {data.events.map((e) => (
+                <EventRow key={`${e.eventId} ${e.url}`} e={e} />
               ))}
             </tbody>
           </table>
@@ -158,54 +160,5 @@ export function WebhooksPage() {
         />
       )}
     </>
-  );
-}
-
-function DeliveryRow({ delivery: d }: { delivery: WebhookDelivery }) {
-  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'scheduled' } | { kind: 'error'; error: unknown }>({ kind: 'idle' });
-  const retry = () => {
-    setState({ kind: 'busy' });
-    api.retryDelivery(d.id).then(
-      () => setState({ kind: 'scheduled' }),
-      (error: unknown) => setState({ kind: 'error', error }),
-    );
-  };
-  return (
-    <tr data-delivery-id={d.id} data-ok={d.ok}>
-      <td data-label="Time">
-        <time dateTime={d.at} title={fullTime(d.at)}>
-          {clockTime(d.at)}
-        </time>
-      </td>
-      <td data-label="Event">{eventLabel(d.event)}</td>
-      <td data-label="Call">
-        <Link to={`/calls/${d.callId}`} className="mono small">
-          {d.callId}
-        </Link>
-      </td>
-      <td data-label="Attempt" className="tabular">
-        {d.attempt} of {LIMITS.webhookAttempts}
-        {d.retryOf !== undefined && <span className="muted small"> · sent again from #{d.retryOf}</span>}
-      </td>
-      <td data-label="Result">
-        {d.ok ? <Badge tone="green">Delivered</Badge> : <Badge tone="red">Failed</Badge>} {d.error && <span className="error-inline">{d.error}</span>}
-      </td>
-      <td data-label="URL" className="mono small break">
-        {d.url}
-      </td>
-      <td className="actions-cell">
-        {!d.ok &&
-          (state.kind === 'scheduled' ? (
-            <span className="saved" role="status">
-              ✓ Sent again
-            </span>
-          ) : (
-            <Button size="sm" busy={state.kind === 'busy'} onClick={retry} aria-label={`Retry: send ${eventLabel(d.event)} of ${d.callId} again`}>
-              Retry
-            </Button>
-          ))}
-        {state.kind === 'error' && <ErrorText error={state.error} />}
-      </td>
-    </tr>
   );
 }

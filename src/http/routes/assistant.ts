@@ -5,6 +5,7 @@ import type { GatewayApp } from '../app.js';
 import { errorResponses, jsonBody, jsonContent } from '../openapi.js';
 import {
   AssistantCallInfo,
+  AssistantConnectionTest,
   AssistantMessageList,
   AssistantMessageResponse,
   AssistantMessagesQuery,
@@ -122,5 +123,20 @@ export function registerAssistantRoutes(app: GatewayApp, services: HttpServices)
       responses: { 200: jsonContent(AssistantMessageResponse, 'The message after the change'), ...errorResponses(400, 401, 404, 413) },
     }), services),
     async (c) => c.json({ message: await assistant.markRead(c.req.valid('param').callId, c.req.valid('json').read) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/agent/test',
+      operationId: 'testAgentConnection',
+      tags: ['Assistant'],
+      summary: 'Test the connection to the voice model: open a session with the stored settings, close it, and say what happened',
+      description:
+        'Uses the stored model API key, model and realtime URL; sends no audio. 200 whether or not the model could be reached: `ok` and `message` ' +
+        '(plain words, the same the call page uses when a hand-off fails) say what happened. The key is never echoed.',
+      responses: { 200: jsonContent(AssistantConnectionTest, 'What happened'), ...errorResponses(401) },
+    }),
+    async (c) => c.json(await assistant.testConnection(), 200),
   );
 }

@@ -11,7 +11,7 @@ export function registerWebhookDeliveryRoutes(app: GatewayApp, { webhooks }: { w
       path: '/v1/webhook-deliveries',
       operationId: 'listWebhookDeliveries',
       tags: ['Webhooks'],
-      summary: 'The webhook log: one row per delivery attempt, newest first, filtered and paged',
+      summary: 'The webhook log: one row per delivery attempt, newest first, filtered and paged, with the events they belong to',
       request: { query: WebhookDeliveryQuery },
       responses: { 200: jsonContent(WebhookDeliveryList, 'A page of attempts; pass nextBefore as before for the next page'), ...errorResponses(400, 401) },
     }),

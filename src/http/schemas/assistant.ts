@@ -53,4 +53,21 @@ export const AssistantMessageUpdate = z
   .strictObject({ read: z.boolean().openapi({ description: 'true marks the message read for everyone, false unread again' }) })
   .openapi('AssistantMessageUpdate');
 
+export const AssistantConnectionTest = z
+  .object({
+    ok: z.boolean().openapi({ description: 'true when the model accepted the key and confirmed a session' }),
+    message: z.string().openapi({
+      description: 'what happened, in plain words (the API key is never in it)',
+      example: 'The assistant could not reach the voice model at api.openai.com: the connection was refused',
+    }),
+    kind: z
+      .enum(['refused', 'timeout', 'key_refused', 'name_not_found', 'not_allowed', 'model_not_found', 'no_confirmation', 'closed', 'other'])
+      .optional()
+      .openapi({ description: 'why it failed, for programs; absent on success' }),
+    host: z.string().openapi({ description: "the voice model's host", example: 'api.openai.com' }),
+    model: z.string().openapi({ example: 'gpt-realtime' }),
+    durationMs: z.number().int().min(0),
+  })
+  .openapi('AssistantConnectionTest');
+
 export const AssistantMessageResponse = z.object({ message: AssistantMessage }).openapi('AssistantMessageResponse');

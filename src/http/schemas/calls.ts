@@ -82,7 +82,7 @@ export const MediaInfo = z
 export const CallEvent = z
   .object({
     event: z.enum([...EVENT_NAMES, ...GATEWAY_EVENT_NAMES]).openapi({
-      description: "the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: \"api\", commandId}`); it moves no state and sends no webhook",
+      description: "the phone's event, or (extension) `gateway.dtmf_sent`: digits sent through the API, recorded by the gateway once the phone acknowledged the command (payload `{digits, source: \"api\", commandId}`); or `gateway.assistant_failed`: the assistant could not join or stay on the call (payload `{reason, kind, source: \"gateway\"}`, the reason in plain words). Neither moves state nor sends a webhook",
     }),
     eventId: z.string(),
     payload: z.record(z.string(), z.unknown()),

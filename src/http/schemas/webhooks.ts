@@ -23,12 +23,53 @@ export const WebhookDelivery = z
       .int()
       .optional()
       .openapi({ description: 'present on the attempts of a delivery someone sent again: the id of the row it was sent again from', example: 41 }),
+    statusCode: z.number().int().optional().openapi({ description: "the receiver's HTTP status, when it answered", example: 500 }),
+    errorKind: z
+      .enum(['http_error', 'timeout', 'refused', 'network_error'])
+      .optional()
+      .openapi({
+        description:
+          'how a failed attempt ended: `http_error` (answered with a status other than 2xx, see statusCode), `timeout` (no answer within 10 s), ' +
+          '`refused` (the gateway did not send it: the address or URL is not allowed), `network_error` (the connection failed). ' +
+          'Absent when delivered, and on attempts recorded before reasons were kept.',
+      }),
+    durationMs: z.number().int().min(0).openapi({ description: 'how long the attempt took, from sending to its answer or failure', example: 84 }),
+    answer: z
+      .string()
+      .max(1024)
+      .optional()
+      .openapi({ description: "the first bytes (at most 1 KiB) of the receiver's answer, as text; the signature and the secret are cut out", example: '{"error":"database is down"}' }),
+    nextAttemptAt: DateTime.optional().openapi({ description: 'the next attempt this one scheduled (a failed attempt that was not the last)' }),
+    gaveUp: z.boolean().openapi({ description: 'true on a failed attempt after which the gateway gave up: the last of its delivery' }),
   })
   .openapi('WebhookDelivery');
+
+export const WebhookEventDelivery = z
+  .object({
+    callId: z.string(),
+    eventId: z.string(),
+    event: z.string().openapi({ example: 'call.active' }),
+    url: z.url(),
+    state: z.enum(['delivered', 'retrying', 'gave_up', 'failed']).openapi({
+      description:
+        '`delivered`: its last attempt was; `retrying`: an attempt is due (nextAttemptAt); `gave_up`: its last attempt failed and none is due; ' +
+        '`failed`: its last attempt failed, recorded before the gateway kept whether it gave up',
+    }),
+    attempts: z.array(WebhookDelivery).openapi({ description: 'every attempt for this event to this URL, oldest first, those of a delivery sent again included' }),
+    lastAttemptId: z.number().int().openapi({ description: 'the newest attempt: pass it to `POST /v1/webhook-deliveries/{id}/retry` to send this event again', example: 140 }),
+    nextAttemptAt: DateTime.optional().openapi({ description: 'when the next attempt is due, while one is' }),
+    nextAttempt: z.number().int().optional().openapi({ description: 'the number of the attempt that is due', example: 3 }),
+    gaveUp: z.boolean().openapi({ description: 'the gateway made its last attempt and gave up' }),
+    maxAttempts: z.number().int().openapi({ description: 'attempts per delivery', example: LIMITS.webhookAttempts }),
+  })
+  .openapi('WebhookEventDelivery');
 
 export const WebhookDeliveryList = z
   .object({
     deliveries: z.array(WebhookDelivery).openapi({ description: 'one row per attempt, newest first' }),
+    events: z.array(WebhookEventDelivery).openapi({
+      description: "the events of this page's attempts, newest first, each with all its attempts (an event whose attempts span two pages is on both)",
+    }),
     nextBefore: z
       .number()
       .int()

@@ -11,6 +11,7 @@ import * as assistantHeld from './009-assistant-held.js';
 import * as deviceDiagnostics from './010-device-diagnostics.js';
 import * as assistantTasks from './011-assistant-tasks.js';
 import * as removedPhoneNames from './012-removed-phone-names.js';
+import * as webhookReasons from './013-webhook-reasons.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '010-device-diagnostics': deviceDiagnostics,
     '011-assistant-tasks': assistantTasks,
     '012-removed-phone-names': removedPhoneNames,
+    '013-webhook-reasons': webhookReasons,
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
