@@ -151,4 +151,13 @@ public class SimChoiceTest {
         assertEquals(Protocol.SIM_UNAVAILABLE, ack.code);
         assertTrue(phone.asked.isEmpty());
     }
+
+    @Test
+    public void simStateUnknownDoesNotRefuseTheCallButAbsentAndLockedDo() {
+        assertNull("dual-SIM 'ask every time' reports UNKNOWN: Telecom decides", SimStates.problem(SimStates.UNKNOWN));
+        assertNull(SimStates.problem(SimStates.READY));
+        for (int refused : new int[] {SimStates.ABSENT, SimStates.PIN_REQUIRED, SimStates.PUK_REQUIRED, SimStates.NETWORK_LOCKED, 6}) {
+            assertTrue(String.valueOf(refused), SimStates.problem(refused) != null);
+        }
+    }
 }

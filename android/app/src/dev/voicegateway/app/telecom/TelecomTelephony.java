@@ -22,6 +22,7 @@ import dev.voicegateway.core.PhoneAccounts;
 import dev.voicegateway.core.Protocol;
 import dev.voicegateway.core.SimCard;
 import dev.voicegateway.core.SimChoice;
+import dev.voicegateway.core.SimStates;
 import dev.voicegateway.core.TelecomStates;
 import dev.voicegateway.core.Telephony;
 import dev.voicegateway.core.ThreadClock;
@@ -359,19 +360,9 @@ public final class TelecomTelephony implements Telephony, SimChoice {
     private String simProblem() {
         TelephonyManager telephony = context.getSystemService(TelephonyManager.class);
         if (telephony == null) return "this phone has no telephony";
-        switch (telephony.getSimState()) {
-            case TelephonyManager.SIM_STATE_READY: return null;
-            // UNKNOWN is what getSimState() answers whenever the default subscription's slot is
-            // invalid, which on a dual-SIM phone set to "ask every time" it is while SIMs are present
-            // (TelephonyManager.getSimState: getSlotIndex() invalid -> SIM_STATE_UNKNOWN, unless no
-            // SIM at all is present). Telecom knows better: let it place the call or refuse it.
-            case TelephonyManager.SIM_STATE_UNKNOWN: return null;
-            case TelephonyManager.SIM_STATE_ABSENT: return "there is no SIM card in the phone";
-            case TelephonyManager.SIM_STATE_PIN_REQUIRED: return "the SIM card is locked: enter its PIN on the phone";
-            case TelephonyManager.SIM_STATE_PUK_REQUIRED: return "the SIM card is blocked: it needs its PUK";
-            case TelephonyManager.SIM_STATE_NETWORK_LOCKED: return "the SIM card is network-locked";
-            default: return "the SIM card is not ready (state " + telephony.getSimState() + ")";
-        }
+        // The decision and why UNKNOWN is let through: core SimStates (host-tested); the values are
+        // TelephonyManager's SIM_STATE_* constants.
+        return SimStates.problem(telephony.getSimState());
     }
 
     @Override
