@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { GatewayError, notFound } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneDirectory, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
+import { simRefusal } from '../phones/sims.js';
 import type { CallQuery, CallRow, CallsRepo } from '../store/index.js';
 import type { StoredWebhookJob, WebhookDispatcher } from '../webhooks/index.js';
 import { CreationClock, fromMicros, insertWithUniqueCreatedAt, normalizeTimestamp } from './created-at.js';
@@ -16,6 +17,8 @@ export interface PlaceCallInput {
   webhookUrl?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
   stream?: StreamConfig | undefined;
+  /** Extension: the SIM slot to dial from (docs/api.md); the phone's default when absent. */
+  sim?: number | undefined;
 }
 
 export interface CallChange {
@@ -179,6 +182,10 @@ export class CallService extends EventEmitter<{
     if (!(await this.o.devices.exists(input.deviceId))) throw notFound('Phone');
     return this.withDeviceLock(input.deviceId, async () => {
       if (!this.o.hub.connected(input.deviceId)) throw new GatewayError('DEVICE_OFFLINE', 'The phone is not connected to the gateway');
+      if (input.sim !== undefined) {
+        const refusal = simRefusal(await this.o.devices.sims(input.deviceId), input.sim);
+        if (refusal) throw refusal;
+      }
       const busy = await this.o.repo.openCalls(input.deviceId);
       if (busy.length > 0) throw new GatewayError('DEVICE_BUSY', `The phone already has a call in progress (${busy[0]?.id})`);
       const createdAt = this.clock.next();
@@ -202,7 +209,7 @@ export class CallService extends EventEmitter<{
       await this.withUniqueCreatedAt(row, (fresh) => this.o.repo.insert(fresh));
       this.o.log.info({ callId: row.id, deviceId: row.device_id }, 'call placed');
       this.notify('change', { call: presentCall(row), previousState: null });
-      const command = this.command(row.id, 'dial', { to: input.to });
+      const command = this.command(row.id, 'dial', { to: input.to, ...(input.sim !== undefined ? { sim: input.sim } : {}) });
       try {
         await this.o.hub.sendCommand(input.deviceId, command);
       } catch (err) {

@@ -7,6 +7,7 @@ import type { DeviceRow, DevicesRepo } from '../store/index.js';
 import type { PhoneDirectory } from './directory.js';
 import { withoutSecrets, type DiagnosticsReport, type StoredDiagnostics } from './diagnostics.js';
 import type { HealthReport } from './protocol.js';
+import type { SimInfo } from './sims.js';
 
 export const APP_SCHEME = 'voicegateway';
 
@@ -184,6 +185,12 @@ export class DeviceService {
     const previous = (await this.repo.get(id))?.health;
     const appVersion = previous ? (JSON.parse(previous) as HealthReport).appVersion : undefined;
     await this.repo.update(id, { health: JSON.stringify({ ...(appVersion ? { appVersion } : {}), ...health }) });
+  }
+
+  /** The SIMs of the phone's latest health report; undefined when it never reported them (extension 1.4). */
+  async sims(id: string): Promise<SimInfo[] | undefined> {
+    const health = (await this.repo.get(id))?.health;
+    return health ? (JSON.parse(health) as HealthReport).sims : undefined;
   }
 
   /** Merges fields into the stored health report (the hello's appVersion before any report). */

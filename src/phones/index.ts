@@ -6,3 +6,4 @@ export { MemoryFailureLimiter, rateLimited, type FailureLimiter, type FailureLim
 export { DiagnosticsReport, isSecretName, withoutSecrets, DIAGNOSTICS_MAX_BYTES, type StoredDiagnostics } from './diagnostics.js';
 export { HealthReport, CLOSE_REPLACED, CLOSE_REVOKED, type Command, type DtmfMessage, type HelloMessage, type PhoneEvent } from './protocol.js';
 export { PhoneAudioPort, type PhoneFrameReceiver } from './audio-port.js';
+export { SimInfo, SimList, SimSlot, SIM_NOT_SUPPORTED, SIM_UNAVAILABLE, simRefusal } from './sims.js';

@@ -3,6 +3,7 @@ import { EVENT_NAMES } from '../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
 import { text, textWithLines, wellFormedJson } from '../text.js';
 import { DiagnosticsReport } from './diagnostics.js';
+import { SimList } from './sims.js';
 
 /** Messages of phone-protocol.md, version 1, as the phone sends them. */
 
@@ -32,6 +33,8 @@ export const HealthReport = z.object({
   carrier: text().max(100).optional(),
   audio: z.enum(['running', 'stopped', 'pairing_required']).optional(),
   audioCapabilities: AudioCapabilities.optional(),
+  /** Extension 1.4: the phone's SIMs; its presence announces that the phone honours `sim` in `dial`. */
+  sims: SimList.optional(),
   appVersion: text().max(50).optional(),
   android: text().max(50).optional(),
   model: text().max(100).optional(),

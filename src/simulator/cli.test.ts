@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PHONE_USAGE, runPhoneCommand } from './cli.js';
+import { PHONE_USAGE, parseSims, runPhoneCommand } from './cli.js';
 import { FakeGateway } from './test-support/fake-gateway.js';
 
 let gw: FakeGateway;
@@ -97,5 +97,14 @@ describe('voice-gateway phone', () => {
     await expect(runPhoneCommand(['--url', gw.httpUrl, '--tone', '440', '--silence'])).rejects.toThrow(/one of --tone/);
     await expect(runPhoneCommand(['--url', gw.httpUrl, '--bogus'])).rejects.toThrow(/Unknown option '--bogus'/);
     await expect(runPhoneCommand(['--url', gw.httpUrl, '--code', 'WRONG'], { env: {} })).rejects.toThrow(/HTTP 401 UNAUTHORIZED/);
+  });
+
+  it('reads a SIM list: slots in order, the default, an unusable SIM and an empty slot', async () => {
+    expect(parseSims('Telekom*, ,Vodafone!')).toEqual([
+      { slot: 0, carrier: 'Telekom', defaultForCalls: true, usable: true },
+      { slot: 2, carrier: 'Vodafone', defaultForCalls: false, usable: false },
+    ]);
+    expect(() => parseSims('A!*')).toThrow(/cannot read/);
+    await expect(runPhoneCommand(['--url', gw.httpUrl, '--code', 'x', '--sims', Array(9).fill('A').join(',')])).rejects.toThrow(/at most 8/);
   });
 });

@@ -5,6 +5,7 @@ import type { AudioSpec } from './audio-source.js';
 import { GatewayRequestError, isRecord, type PhoneCredentials } from './gateway-http.js';
 import { PhoneSimulator } from './phone-simulator.js';
 import type { DialOutcome, SimulatorLogger } from './types.js';
+import type { SimInfo } from './protocol.js';
 
 export const PHONE_USAGE = `Usage: voice-gateway phone --url <gateway url> (--code <code> | --token-file <path>) [options]
 
@@ -21,6 +22,9 @@ Runs until Ctrl-C.
   --outcome <outcome>   how dials end: answer (default), busy, no-answer, failed
   --ring-ms <ms>        time from dialing to the outcome (default 2000)
   --ring <number>       start an incoming call from <number> once connected
+  --sims <list>         report SIMs and honour the dial's sim: carriers in slot order, comma
+                        separated; * after a name marks the default, ! a SIM that cannot call,
+                        an empty name an empty slot (e.g. "Telekom*,Vodafone!")
   -h, --help            show this text
 `;
 
@@ -56,6 +60,7 @@ export async function runPhoneCommand(argv: string[], io: PhoneCommandIo = {}): 
     name: opts.name,
     audio: opts.audio,
     dial: { outcome: opts.outcome, ringMs: opts.ringMs },
+    ...(opts.sims ? { health: { sims: opts.sims } } : {}),
     ...(credentials ? { credentials } : {}),
     ...(io.logger ? { logger: io.logger } : {}),
   });
@@ -115,6 +120,22 @@ interface CliOptions {
   outcome: DialOutcome;
   ringMs: number;
   ring: string | undefined;
+  sims: SimInfo[] | undefined;
+}
+
+/** `--sims "Telekom*,Vodafone!"`: slot 0 Telekom (default), slot 1 Vodafone (cannot call); an empty name skips a slot. */
+export function parseSims(list: string): SimInfo[] {
+  const items = list.split(',');
+  if (items.length > 8) throw new UsageError('--sims takes at most 8 slots');
+  const sims: SimInfo[] = [];
+  items.forEach((item, slot) => {
+    const m = /^([^*!]*)(\*?)(!?)$/.exec(item.trim());
+    if (!m) throw new UsageError(`--sims: cannot read ${JSON.stringify(item)} (a carrier name, then * for the default, ! for unusable)`);
+    const carrier = m[1]!.trim();
+    if (!carrier) return;
+    sims.push({ slot, carrier, defaultForCalls: m[2] === '*', usable: m[3] !== '!' });
+  });
+  return sims;
 }
 
 function parseOptions(args: string[], env: Record<string, string | undefined>): CliOptions | 'help' {
@@ -135,6 +156,7 @@ function parseOptions(args: string[], env: Record<string, string | undefined>): 
         outcome: { type: 'string' },
         'ring-ms': { type: 'string' },
         ring: { type: 'string' },
+        sims: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -169,6 +191,7 @@ function parseOptions(args: string[], env: Record<string, string | undefined>): 
     outcome,
     ringMs,
     ring: values.ring,
+    sims: values.sims === undefined ? undefined : parseSims(values.sims),
   };
 }
 

@@ -45,3 +45,28 @@ describe('decideCommand', () => {
     });
   });
 });
+
+describe('dial with sim (extension 1.4)', () => {
+  const sims = [
+    { slot: 0, carrier: 'A', defaultForCalls: false, usable: true },
+    { slot: 1, carrier: 'B', defaultForCalls: true, usable: true },
+    { slot: 2, carrier: 'C', defaultForCalls: false, usable: false },
+  ];
+  const dial = (payload: Record<string, unknown>, list = sims) => decideCommand(null, { action: 'dial', callId: 'call_1', payload: { to: '+15550100', ...payload } }, list);
+
+  it('dials from the slot asked for, else the default, else the first usable', () => {
+    expect(dial({ sim: 0 })).toEqual({ ok: true, effect: { kind: 'dial', callId: 'call_1', to: '+15550100', sim: 0 } });
+    expect(dial({})).toMatchObject({ ok: true, effect: { sim: 1 } });
+    expect(dial({}, [sims[2]!, { ...sims[0]!, slot: 3 }])).toMatchObject({ ok: true, effect: { sim: 3 } });
+  });
+
+  it('refuses a slot with no usable SIM and a slot that is not a number', () => {
+    expect(dial({ sim: 2 })).toMatchObject({ ok: false, error: { code: 'SIM_UNAVAILABLE' } });
+    expect(dial({ sim: 5 })).toMatchObject({ ok: false, error: { code: 'SIM_UNAVAILABLE' } });
+    expect(dial({ sim: '1' })).toMatchObject({ ok: false, error: { code: 'BAD_COMMAND' } });
+  });
+
+  it('without a SIM list (a phone that predates the extension) the slot is not looked at', () => {
+    expect(decideCommand(null, { action: 'dial', callId: 'call_1', payload: { to: '+15550100' } })).toEqual({ ok: true, effect: { kind: 'dial', callId: 'call_1', to: '+15550100' } });
+  });
+});

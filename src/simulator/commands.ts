@@ -1,4 +1,4 @@
-import type { CallDirection, CallState, CommandMessage, PhoneEventName } from './protocol.js';
+import type { CallDirection, CallState, CommandMessage, PhoneEventName, SimInfo } from './protocol.js';
 
 /** The simulator's view of its one call. */
 export interface SimCall {
@@ -7,10 +7,12 @@ export interface SimCall {
   direction: CallDirection;
   remoteNumber: string;
   state: CallState;
+  /** The SIM slot an outgoing call was placed from, when the phone reports its SIMs. */
+  sim?: number;
 }
 
 export type CommandEffect =
-  | { kind: 'dial'; callId: string; to: string }
+  | { kind: 'dial'; callId: string; to: string; sim?: number }
   | { kind: 'event'; event: PhoneEventName; state: CallState; payload: Record<string, unknown> }
   | { kind: 'dtmf'; digits: string };
 
@@ -38,6 +40,7 @@ const event = (e: PhoneEventName, state: CallState, payload: Record<string, unkn
 export function decideCommand(
   call: Readonly<SimCall> | null,
   cmd: Pick<CommandMessage, 'action' | 'callId' | 'payload'>,
+  sims?: readonly SimInfo[],
 ): CommandDecision {
   if (cmd.action === 'dial') {
     if (call) return refuse('DEVICE_BUSY', `the phone already has a call (${call.callId ?? call.nativeCallId}, ${call.state})`);
@@ -46,7 +49,10 @@ export function decideCommand(
     if (cmd.callId === '') return refuse('BAD_COMMAND', 'dial needs a callId');
     // As the Android app: no service codes (a * or # before the first pause), see src/calls/dialable.ts.
     if (!DIALABLE_NUMBER.test(to.trim())) return refuse('BAD_COMMAND', 'the phone dials numbers only; service codes such as *#06# are not dialled');
-    return { ok: true, effect: { kind: 'dial', callId: cmd.callId, to } };
+    if (!sims) return { ok: true, effect: { kind: 'dial', callId: cmd.callId, to } };
+    const sim = pickSim(sims, cmd.payload['sim']);
+    if (!sim.ok) return sim;
+    return { ok: true, effect: { kind: 'dial', callId: cmd.callId, to, ...(sim.slot !== undefined ? { sim: sim.slot } : {}) } };
   }
   if (!['answer', 'reject', 'hangup', 'hold', 'unhold', 'dtmf'].includes(cmd.action)) {
     return refuse('BAD_COMMAND', `unknown action ${JSON.stringify(cmd.action)}`);
@@ -74,4 +80,21 @@ export function decideCommand(
       return { ok: true, effect: { kind: 'dtmf', digits } };
     }
   }
+}
+
+/**
+ * The SIM a dial uses, as a phone that reports its SIMs picks it (extension 1.4): the slot asked
+ * for, refused with SIM_UNAVAILABLE when it holds no usable SIM (the gateway checks the phone's last
+ * report, but a SIM can go between two reports); with no slot, the default SIM, else the first usable,
+ * else none (the platform's own choice).
+ */
+function pickSim(sims: readonly SimInfo[], asked: unknown): { ok: true; slot: number | undefined } | { ok: false; error: { code: string; message: string } } {
+  if (asked === undefined) {
+    const chosen = sims.find((s) => s.defaultForCalls && s.usable) ?? sims.find((s) => s.usable);
+    return { ok: true, slot: chosen?.slot };
+  }
+  if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 0) return { ok: false, error: { code: 'BAD_COMMAND', message: 'dial payload.sim must be a slot number (0, 1, ...)' } };
+  const sim = sims.find((s) => s.slot === asked);
+  if (!sim || !sim.usable) return { ok: false, error: { code: 'SIM_UNAVAILABLE', message: sim ? `the SIM in slot ${asked} cannot place calls now` : `no SIM in slot ${asked}` } };
+  return { ok: true, slot: asked };
 }

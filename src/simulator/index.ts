@@ -24,6 +24,7 @@ export {
   type DisconnectCause,
   type CommandAction,
   type Health,
+  type SimInfo,
   type HelloMessage,
   type HealthMessage,
   type AckMessage,

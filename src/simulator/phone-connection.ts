@@ -92,10 +92,13 @@ export abstract class PhoneConnection extends EventEmitter<EmitterMap> {
     return { ...this.health, reportedAt: new Date().toISOString() };
   }
 
-  /** Changes health fields and reports them at once, as a phone does on a network change. */
-  setHealth(patch: Partial<Omit<Health, 'reportedAt'>>): void {
+  /**
+   * Changes health fields and reports them at once, as a phone does on a network change; with
+   * `report: false` the change waits for the next periodic report (a SIM pulled between two).
+   */
+  setHealth(patch: Partial<Omit<Health, 'reportedAt'>>, { report = true }: { report?: boolean } = {}): void {
     Object.assign(this.health, patch);
-    this.sendHealth();
+    if (report) this.sendHealth();
   }
 
   /** `POST /v1/phone/pair`; throws GatewayRequestError (status, code, body) when refused. */

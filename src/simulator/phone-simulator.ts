@@ -209,11 +209,11 @@ export class PhoneSimulator extends PhoneConnection {
     const behaviour = this.ackBehaviour;
     if (behaviour === 'silent') return;
     if (behaviour !== 'ok') return this.sendAck(ws, cmd, { code: behaviour.code, message: behaviour.message });
-    const decision = decideCommand(this.call, cmd);
+    const decision = decideCommand(this.call, cmd, this.health.sims);
     if (!decision.ok) return this.sendAck(ws, cmd, decision.error);
     this.sendAck(ws, cmd);
     const effect = decision.effect;
-    if (effect.kind === 'dial') return this.startDial(effect.callId, effect.to);
+    if (effect.kind === 'dial') return this.startDial(effect.callId, effect.to, effect.sim);
     const call = this.call;
     if (!call) return;
     call.callId ??= cmd.callId;
@@ -232,10 +232,11 @@ export class PhoneSimulator extends PhoneConnection {
     this.fire('ack', ack);
   }
 
-  private startDial(callId: string, to: string): void {
-    const call: SimCall = { nativeCallId: newNativeCallId(), callId, direction: 'outgoing', remoteNumber: to, state: 'dialing' };
+  private startDial(callId: string, to: string, sim: number | undefined): void {
+    const call: SimCall = { nativeCallId: newNativeCallId(), callId, direction: 'outgoing', remoteNumber: to, state: 'dialing', ...(sim !== undefined ? { sim } : {}) };
     this.call = call;
-    this.callEvent(call, 'call.dialing', 'dialing');
+    // Extension 1.4: the dialing event names the slot the call went out on.
+    this.callEvent(call, 'call.dialing', 'dialing', sim !== undefined ? { sim } : {});
     const { outcome, ringMs, failReason } = this.dial;
     if (outcome === 'manual') return;
     this.dialTimer = setTimeout(() => {

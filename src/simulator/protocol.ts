@@ -23,10 +23,21 @@ export interface Health {
   audio: 'running' | 'stopped' | 'pairing_required';
   /** Extension 1.2: what the audio helper can do; the simulator sends it only when told to. */
   audioCapabilities?: { capture: boolean; inject: boolean; method: string; sampleRate?: number };
+  /** Extension 1.4: the phone's SIMs; the simulator sends them only when told to, and then honours `sim` in `dial`. */
+  sims?: SimInfo[];
   appVersion: string;
   android: string;
   model: string;
   reportedAt: string;
+}
+
+/** One SIM of `health.sims` (extension 1.4 of docs/phone-protocol.md). */
+export interface SimInfo {
+  slot: number;
+  carrier?: string;
+  number?: string;
+  defaultForCalls: boolean;
+  usable: boolean;
 }
 
 export interface HelloMessage {

@@ -938,6 +938,19 @@ export interface components {
                 /** @description the rate the phone captures at before resampling to 16 kHz; present when capture is true */
                 sampleRate?: number;
             };
+            /** @description extension: the SIMs the phone reported (slot, carrier, number when readable, default for calls, usable); absent when the phone does not report them */
+            sims?: {
+                /** @description the SIM slot index, 0 for the first */
+                slot: number;
+                /** @description the carrier's name as the SIM or network gives it */
+                carrier?: string;
+                /** @description the SIM's phone number, when the phone can read it (many SIMs do not carry it) */
+                number?: string;
+                /** @description the phone places calls from this SIM when no slot is asked for */
+                defaultForCalls: boolean;
+                /** @description the SIM is present, ready and can place calls now */
+                usable: boolean;
+            }[];
             appVersion?: string;
             android?: string;
             model?: string;
@@ -1195,6 +1208,11 @@ export interface components {
                 [key: string]: unknown;
             };
             stream?: components["schemas"]["StreamConfig"];
+            /**
+             * @description extension: the SIM slot (0 for the first) to dial from, as the phone reports them in `health.sims`; the phone's default SIM when absent. 409 `SIM_UNAVAILABLE` when that slot has no usable SIM, 409 `SIM_NOT_SUPPORTED` when the phone has not reported its SIMs
+             * @example 1
+             */
+            sim?: number;
             assistant?: components["schemas"]["AssistantTaskInput"];
         };
         /** @description the built-in assistant runs the call with this task and reports an outcome */

@@ -6,6 +6,7 @@ import { GATEWAY_EVENT_NAMES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { text, wellFormed, wellFormedJson } from '../../text.js';
+import { SIM_SLOT_MAX } from '../../phones/sims.js';
 import { AssistantTaskInput } from './assistant-task.js';
 import { DateTime, HttpUrl, Limit, WsUrl } from './common.js';
 
@@ -137,6 +138,11 @@ export const PlaceCall = z
       .optional()
       .openapi({ description: 'stored with the call and returned on reads and webhooks; at most 16 KiB as JSON' }),
     stream: StreamConfig.optional(),
+    sim: z.number().int().min(0).max(SIM_SLOT_MAX).optional().openapi({
+      description:
+        'extension: the SIM slot (0 for the first) to dial from, as the phone reports them in `health.sims`; the phone\'s default SIM when absent. 409 `SIM_UNAVAILABLE` when that slot has no usable SIM, 409 `SIM_NOT_SUPPORTED` when the phone has not reported its SIMs',
+      example: 1,
+    }),
     assistant: AssistantTaskInput.optional().openapi({ description: 'the built-in assistant runs the call with this task and reports an outcome' }),
   })
   .openapi('PlaceCall');

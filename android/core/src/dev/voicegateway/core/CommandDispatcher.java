@@ -105,7 +105,15 @@ public final class CommandDispatcher {
                     ? "the phone already has a call (" + (current.callId != null ? current.callId : current.nativeCallId) + ", " + CallEvents.specState(current.state) + ")"
                     : "the phone is in a call made on the phone itself");
         }
-        telephony.dial(((String) to).trim());
+        Object sim = cmd.payload.opt("sim");
+        if (sim != null) {
+            // Extension 1.4: the gateway sends sim only to a phone whose health listed its SIMs.
+            if (!(sim instanceof Integer) || ((Integer) sim).intValue() < 0) return Ack.refused(Protocol.BAD_COMMAND, "dial payload.sim must be a slot number (0, 1, ...)");
+            if (!(telephony instanceof SimChoice)) return Ack.refused(Protocol.SIM_UNAVAILABLE, "this phone cannot choose the SIM of a call");
+            ((SimChoice) telephony).dial(((String) to).trim(), ((Integer) sim).intValue());
+        } else {
+            telephony.dial(((String) to).trim());
+        }
         calls.expectDial(cmd.callId, ((String) to).trim());
         return Ack.ok();
     }

@@ -499,7 +499,8 @@ public final class PhoneClient {
         if (!link.isWelcomed()) return;
         JSONObject msg = new JSONObject();
         try {
-            msg.put("type", "health").put("health", HealthReport.build(deviceStatus, info, audio.state(), audio.capabilities(), clock.now()));
+            msg.put("type", "health").put("health", HealthReport.build(deviceStatus, info, audio.state(), audio.capabilities(),
+                    telephony instanceof SimChoice ? ((SimChoice) telephony).sims() : null, clock.now()));
         } catch (JSONException e) {
             throw new IllegalStateException(e);
         }

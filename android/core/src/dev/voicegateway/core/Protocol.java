@@ -51,6 +51,8 @@ public final class Protocol {
     public static final String INVALID_STATE = "INVALID_STATE";
     public static final String NO_PERMISSION = "NO_PERMISSION";
     public static final String NO_SIM = "NO_SIM";
+    /** Extension 1.4: the SIM slot a dial asked for has no usable SIM. */
+    public static final String SIM_UNAVAILABLE = "SIM_UNAVAILABLE";
     public static final String NOT_DEFAULT_DIALER = "NOT_DEFAULT_DIALER";
     public static final String NOT_SUPPORTED = "NOT_SUPPORTED";
     public static final String PLATFORM_ERROR = "PLATFORM_ERROR";

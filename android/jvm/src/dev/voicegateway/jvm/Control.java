@@ -90,6 +90,10 @@ final class Control {
         else if (op.equals("outcome")) t.setOutcome(Main.outcome(req.optString("outcome")), req.optLong("ringMs", 300));
         else if (op.equals("refuseDials")) t.refuseDials(req.isNull("code") ? null : req.optString("code", null));
         else if (op.equals("tones")) result.with("digits", t.tones());
+        else if (op.equals("simUsable")) t.setSimUsable(req.optInt("slot"), req.optBoolean("usable", true));
+        else if (op.equals("defaultSim")) t.setDefaultSim(req.optInt("slot", -1));
+        else if (op.equals("suggestedSim")) t.setSuggestedSim(req.optInt("slot", -1));
+        else if (op.equals("selections")) result.with("selections", t.selections().toString());
         else if (op.equals("dropSocket")) main.client.dropSocket();
         else if (op.equals("networkChanged")) main.client.networkChanged();
         else if (op.equals("status")) result.with("status", status(main.client.status()));

@@ -13,12 +13,19 @@ import android.telecom.VideoProfile;
 import android.telephony.TelephonyManager;
 import dev.voicegateway.app.compat.CallDetails;
 import dev.voicegateway.app.compat.DialerRole;
+import dev.voicegateway.app.compat.SimCompat;
+import dev.voicegateway.core.AccountSelection;
 import dev.voicegateway.core.CommandRefused;
 import dev.voicegateway.core.Log;
 import dev.voicegateway.core.NativeCall;
+import dev.voicegateway.core.PhoneAccounts;
 import dev.voicegateway.core.Protocol;
+import dev.voicegateway.core.SimCard;
+import dev.voicegateway.core.SimChoice;
+import dev.voicegateway.core.SimStates;
 import dev.voicegateway.core.TelecomStates;
 import dev.voicegateway.core.Telephony;
+import dev.voicegateway.core.ThreadClock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -33,7 +40,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * a concurrent map, the Call methods used here are binder calls that are safe from any thread, and
  * each change leaves as an immutable {@link NativeCall}.
  */
-public final class TelecomTelephony implements Telephony {
+public final class TelecomTelephony implements Telephony, SimChoice {
     /** Screens and the call notification hear of every change of the calls, on the main thread. */
     public interface CallsListener {
         void onCallsChanged();
@@ -46,6 +53,8 @@ public final class TelecomTelephony implements Telephony {
         final boolean incoming;
         final long createdAt;
         volatile int lastState = -1;
+        /** Set when the app ended the call because no SIM could be chosen: the reason the core reports. */
+        volatile String giveUpReason;
         Call.Callback callback;
 
         Entry(String id, Call call, boolean incoming, long createdAt) {
@@ -66,9 +75,37 @@ public final class TelecomTelephony implements Telephony {
     private volatile long lastGatewayDial;
     private static final long GATEWAY_DIAL_WINDOW_MS = 10000;
 
+    /** Chooses the SIM of gateway calls Telecom leaves in SELECT_PHONE_ACCOUNT, with a deadline; on its own clock thread. */
+    private final ThreadClock selectionClock;
+    private final AccountSelection selection;
+
     public TelecomTelephony(Context context, Log log) {
         this.context = context.getApplicationContext();
         this.log = log;
+        this.selectionClock = new ThreadClock("sim-choice", log);
+        this.selection = new AccountSelection(selectionClock, AccountSelection.DEFAULT_TIMEOUT_MS, new AccountSelection.Platform() {
+            @Override
+            public void select(String nativeCallId, String accountId) {
+                Entry entry = entries.get(nativeCallId);
+                if (entry == null) return;
+                for (PhoneAccountHandle h : accountsOffered(entry.call)) {
+                    if (accountId.equals(h.getId())) {
+                        log.log(Log.INFO, "the phone asks which SIM to use: taking account " + accountId, null);
+                        entry.call.phoneAccountSelected(h, false);
+                        return;
+                    }
+                }
+            }
+
+            @Override
+            public void giveUp(String nativeCallId, String reason) {
+                Entry entry = entries.get(nativeCallId);
+                if (entry == null) return;
+                log.log(Log.WARN, reason, null);
+                entry.giveUpReason = reason;
+                entry.call.disconnect();
+            }
+        });
     }
 
     // ---- from CallService (main thread) ------------------------------------------------------
@@ -110,6 +147,7 @@ public final class TelecomTelephony implements Telephony {
             public void onStateChanged(Call c, int newState) {
                 report(entry);
                 if (newState == Call.STATE_SELECT_PHONE_ACCOUNT) chooseAccount(entry);
+                else settled(entry.id);
             }
 
             @Override
@@ -138,18 +176,38 @@ public final class TelecomTelephony implements Telephony {
      * (within seconds of a dial command) takes the first account Telecom offers; a call made by hand
      * waits for the person on the in-call screen ({@link #accountsOffered}, {@link #selectAccount}).
      */
-    private void chooseAccount(Entry entry) {
+    private void chooseAccount(final Entry entry) {
         if (entry.incoming || System.currentTimeMillis() - lastGatewayDial > GATEWAY_DIAL_WINDOW_MS) {
             notifyListeners();
             return;
         }
-        List<PhoneAccountHandle> offered = accountsOffered(entry.call);
-        if (offered.isEmpty()) {
-            log.log(Log.WARN, "Telecom asks for a SIM but offers none; the call waits", null);
-            return;
-        }
-        log.log(Log.INFO, "the phone asks which SIM to use: taking the first of " + offered.size(), null);
-        entry.call.phoneAccountSelected(offered.get(0), false);
+        final List<String> available = ids(accountsOffered(entry.call));
+        Call.Details details = entry.call.getDetails();
+        final List<String> suggested = ids(SimCompat.suggestedAccounts(details == null ? null : details.getIntentExtras()));
+        final String defaultId = SimAccounts.defaultId(context);
+        final List<PhoneAccounts.Account> accounts = SimAccounts.accounts(SimAccounts.list(context));
+        selectionClock.execute(new Runnable() {
+            @Override
+            public void run() {
+                selection.waiting(entry.id, null, available, suggested, defaultId, accounts);
+            }
+        });
+    }
+
+    private static List<String> ids(List<PhoneAccountHandle> handles) {
+        List<String> out = new ArrayList<String>();
+        for (PhoneAccountHandle h : handles) out.add(h.getId());
+        return out;
+    }
+
+    /** The call left SELECT_PHONE_ACCOUNT: its deadline goes. */
+    private void settled(final String id) {
+        selectionClock.execute(new Runnable() {
+            @Override
+            public void run() {
+                selection.settled(id);
+            }
+        });
     }
 
     /** The accounts (SIMs) Telecom offers for a call waiting in SELECT_PHONE_ACCOUNT. */
@@ -218,7 +276,10 @@ public final class TelecomTelephony implements Telephony {
         Call.Details details = entry.call.getDetails();
         int code = TelecomStates.CAUSE_UNKNOWN;
         String reason = null;
-        if (state == TelecomStates.DISCONNECTED && details != null && details.getDisconnectCause() != null) {
+        if (state == TelecomStates.DISCONNECTED && entry.giveUpReason != null) {
+            code = TelecomStates.CAUSE_ERROR;
+            reason = entry.giveUpReason;
+        } else if (state == TelecomStates.DISCONNECTED && details != null && details.getDisconnectCause() != null) {
             DisconnectCause cause = details.getDisconnectCause();
             code = cause.getCode();
             reason = firstText(cause.getDescription(), cause.getReason(), cause.getLabel());
@@ -247,7 +308,26 @@ public final class TelecomTelephony implements Telephony {
     }
 
     @Override
+    public List<SimCard> sims() {
+        return SimAccounts.cards(context);
+    }
+
+    @Override
     public void dial(String number) throws CommandRefused {
+        place(number, null);
+    }
+
+    /** Extension 1.4: the call goes out on the SIM of {@code slot}, its account named in placeCall's extras. */
+    @Override
+    public void dial(String number, int slot) throws CommandRefused {
+        List<SimAccounts.Sim> sims = SimAccounts.list(context);
+        String id = PhoneAccounts.forSlot(SimAccounts.accounts(sims), slot);
+        PhoneAccountHandle handle = id == null ? null : SimAccounts.handleOf(sims, id);
+        if (handle == null) throw new CommandRefused(Protocol.SIM_UNAVAILABLE, "no SIM in slot " + slot + " can place calls now");
+        place(number, handle);
+    }
+
+    private void place(String number, PhoneAccountHandle account) throws CommandRefused {
         if (!DialerRole.isHeld(context)) {
             throw new CommandRefused(Protocol.NOT_DEFAULT_DIALER,
                     "Voice Gateway is not this phone's default phone app, so it cannot control calls; make it the default on the app's status screen");
@@ -266,7 +346,11 @@ public final class TelecomTelephony implements Telephony {
         if (telecom == null) throw new CommandRefused(Protocol.PLATFORM_ERROR, "this phone has no Telecom service");
         try {
             lastGatewayDial = System.currentTimeMillis();
-            telecom.placeCall(Uri.fromParts("tel", number, null), new Bundle());
+            Bundle extras = new Bundle();
+            // TelecomManager.placeCall: EXTRA_PHONE_ACCOUNT_HANDLE names the account (SIM) to use;
+            // without it Telecom takes the default, or asks (SELECT_PHONE_ACCOUNT).
+            if (account != null) extras.putParcelable(TelecomManager.EXTRA_PHONE_ACCOUNT_HANDLE, account);
+            telecom.placeCall(Uri.fromParts("tel", number, null), extras);
         } catch (SecurityException e) {
             throw new CommandRefused(Protocol.NO_PERMISSION, "Android refused to place the call: " + e.getMessage());
         }
@@ -276,19 +360,9 @@ public final class TelecomTelephony implements Telephony {
     private String simProblem() {
         TelephonyManager telephony = context.getSystemService(TelephonyManager.class);
         if (telephony == null) return "this phone has no telephony";
-        switch (telephony.getSimState()) {
-            case TelephonyManager.SIM_STATE_READY: return null;
-            // UNKNOWN is what getSimState() answers whenever the default subscription's slot is
-            // invalid, which on a dual-SIM phone set to "ask every time" it is while SIMs are present
-            // (TelephonyManager.getSimState: getSlotIndex() invalid -> SIM_STATE_UNKNOWN, unless no
-            // SIM at all is present). Telecom knows better: let it place the call or refuse it.
-            case TelephonyManager.SIM_STATE_UNKNOWN: return null;
-            case TelephonyManager.SIM_STATE_ABSENT: return "there is no SIM card in the phone";
-            case TelephonyManager.SIM_STATE_PIN_REQUIRED: return "the SIM card is locked: enter its PIN on the phone";
-            case TelephonyManager.SIM_STATE_PUK_REQUIRED: return "the SIM card is blocked: it needs its PUK";
-            case TelephonyManager.SIM_STATE_NETWORK_LOCKED: return "the SIM card is network-locked";
-            default: return "the SIM card is not ready (state " + telephony.getSimState() + ")";
-        }
+        // The decision and why UNKNOWN is let through: core SimStates (host-tested); the values are
+        // TelephonyManager's SIM_STATE_* constants.
+        return SimStates.problem(telephony.getSimState());
     }
 
     @Override
