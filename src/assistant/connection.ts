@@ -37,7 +37,11 @@ export function plainModelFailure(err: unknown, url: string): ModelFailure {
     return failure('key_refused', `it refused the API key (HTTP ${err.status ?? 401}): check the key in Settings, under Assistant model`);
   }
   if (err.code === 'model_not_found') return failure('model_not_found', `it does not know the model (HTTP ${err.status ?? 404})`);
-  if (err.code === 'outbound_refused') return failure('not_allowed', "the gateway's outbound rules (OUTBOUND_DENY / OUTBOUND_ALLOW) do not allow that address");
+  if (err.code === 'outbound_refused') {
+    // The policy's own reason names the address, the range and the variable to change: keep it.
+    const why = /refused to connect to \S+: (.*)$/s.exec(text)?.[1];
+    return failure('not_allowed', `the gateway's outbound rules do not allow that address${why ? `: ${why}` : ' (OUTBOUND_DENY / OUTBOUND_ALLOW)'}`);
+  }
   if (err.code === 'invalid_url') return failure('other', 'its URL is not valid');
   if (err.status !== undefined) return failure('other', `it answered HTTP ${err.status} (${err.code})`);
   return failure('other', text);

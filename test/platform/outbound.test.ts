@@ -94,7 +94,8 @@ describe('outbound address rules (OUTBOUND_DENY, OUTBOUND_ALLOW)', () => {
     const res = await r.gateway.api<{ status: string; error?: string }>('POST', `/v1/calls/${callId}/agent`);
     expect(res.status, show(res)).toBe(202);
     expect(res.body.status).toBe('error');
-    expect(res.body.error).toMatch(/^Realtime API not reached: refused to connect to 127\.0\.0\.1: 127\.0\.0\.1 is in 127\.0\.0\.1\/32/);
+    // Plain words (issue 26), still naming the address, the range and the variable that refuses it.
+    expect(res.body.error).toMatch(/^The assistant could not reach the voice model at 127\.0\.0\.1:\d+: the gateway's outbound rules do not allow that address: 127\.0\.0\.1 is in 127\.0\.0\.1\/32, which OUTBOUND_DENY refuses/);
     expect((await agentInfo(r.gateway, callId)).status).toBe('error');
     expect(r.fake.requests).toHaveLength(0);
   });
