@@ -149,7 +149,9 @@ describe.skipIf(skipBrowser)('running the line from the console', () => {
     await expect.poll(() => rows.count()).toBe(50);
     const newest = await rows.first().getAttribute('data-last-attempt-id');
     await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(async () => Number(await rows.first().getAttribute('data-last-attempt-id'))).toBeLessThan(Number(newest));
+    // 58 attempts at 50 a page: the older page holds the other 8, grouped into at most 8 events (an
+    // event whose attempts span both pages, like the one sent again, shows on both).
+    await expect.poll(() => rows.count()).toBeLessThanOrEqual(8);
     await page.getByRole('button', { name: '← Newer' }).click();
     await expect.poll(() => rows.first().getAttribute('data-last-attempt-id')).toBe(newest);
 
