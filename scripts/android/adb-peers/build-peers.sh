@@ -12,16 +12,25 @@
 # are used from there as they are (shared/ lies beside the repository, here and in CI), not copied in.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-RECIPE=${VG_ADB_RECIPE_DIR:-$(cd "$HERE/../../../.." && pwd)/shared/android/adb-peers}
-if [ ! -f "$RECIPE/adbd-probe-env.patch" ] || [ ! -d "$RECIPE/shim" ]; then
-  echo "build-peers: the shared ADB recipe is not at $RECIPE (adbd-probe-env.patch, shim/); set VG_ADB_RECIPE_DIR" >&2
-  exit 1
-fi
 A=${ADB_PEERS_DIR:-$(cd "$HERE/../../.." && pwd)/android/.adb-peers}
 mkdir -p "$A/bin"
 # The real path: bin/run names it, and android/.adb-peers may be a link to a cache that outlives the clone.
 A=$(cd "$A" && pwd -P)
+# Built already (a kept cache): nothing to build, so the recipe is not needed either.
 if [ -x "$A/bin/adb_pairing_server" ] && [ -x "$A/bin/adbd-tls" ] && [ -x "$A/bin/run" ]; then exit 0; fi
+
+# The recipe lies beside the repository; a clone made elsewhere (git clone . /tmp/x) finds it beside
+# the repository it was cloned from.
+REPO=$(cd "$HERE/../../.." && pwd)
+ORIGIN=$(git -C "$REPO" remote get-url origin 2>/dev/null || true)
+RECIPE=${VG_ADB_RECIPE_DIR:-$(dirname "$REPO")/shared/android/adb-peers}
+if [ -z "${VG_ADB_RECIPE_DIR:-}" ] && [ ! -d "$RECIPE" ] && [ -d "$ORIGIN" ]; then
+  RECIPE=$(cd "$ORIGIN/.." && pwd)/shared/android/adb-peers
+fi
+if [ ! -f "$RECIPE/adbd-probe-env.patch" ] || [ ! -d "$RECIPE/shim" ]; then
+  echo "build-peers: the shared ADB recipe is not at $RECIPE (adbd-probe-env.patch, shim/); set VG_ADB_RECIPE_DIR" >&2
+  exit 1
+fi
 
 # ---- fetch: trixie packages through a private apt state (the system's apt is not touched) ----
 if [ ! -f "$A/src/.patched" ]; then
