@@ -1,5 +1,5 @@
 import type { WebhookDeliveryRow } from '../store/webhooks-repo.js';
-import { toWebhookDelivery, type WebhookDelivery } from './dispatcher.js';
+import { toWebhookDelivery, type WebhookDelivery } from './delivery.js';
 
 /**
  * One event delivered to one URL, with every attempt made for it (those of a delivery someone sent
