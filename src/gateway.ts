@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { AccountService, SetupToken, type IssuedSetupToken } from './accounts/index.js';
+import { AccountService, SetupToken } from './accounts/index.js';
 import { AssistantService } from './assistant/index.js';
 import { AudioDrops } from './audio/index.js';
 import { ApiKeyService } from './auth/index.js';
@@ -14,7 +13,7 @@ import { LIMITS } from './limits.js';
 import { deliveryPublisher, LiveHub, LiveSocketServer, publishDomainEvents, type LiveMessage } from './live/index.js';
 import { createLogger, type Logger } from './log.js';
 import { CallService, CallStateCounts, runHere } from './calls/index.js';
-import { Cluster, DEFAULT_CLUSTER_TIMINGS } from './cluster/index.js';
+import { Cluster } from './cluster/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
 import { MediaRouter, MediaSockets } from './media/index.js';
 import { GatewayMetrics } from './metrics/index.js';
@@ -26,6 +25,10 @@ import { ApiKeysRepo, CallsRepo, DevicesRepo, DEFAULT_DATABASE_TIMEOUT_MS, openS
 import { PasswordResetsRepo, SessionsRepo, UsersRepo } from './store/index.js';
 import { AssistantMessagesRepo, AssistantTasksRepo } from './store/index.js';
 import { ONE_GATEWAY, WebhookDispatcher } from './webhooks/index.js';
+import { announceFirstRun } from './gateway/first-run.js';
+import { DEFAULT_TIMINGS, type GatewayTimings } from './gateway/timings.js';
+
+export { DEFAULT_TIMINGS, type GatewayTimings } from './gateway/timings.js';
 
 export interface Gateway {
   /** http://host:port as bound (port 0 resolves to the real port). */
@@ -38,49 +41,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Timings the contract fixes; tests shorten them. */
-export interface GatewayTimings {
-  /** Phone sockets (the spec's 20 s) and the console's live channel. */
-  pingIntervalMs: number;
-  /** Agent and media sockets: a dead one is found within this plus `pongTimeoutMs`. */
-  audioPingIntervalMs: number;
-  /** How long any pinged socket may take to answer before it counts as dead. */
-  pongTimeoutMs: number;
-  commandTimeoutMs: number;
-  /** How long a live call waits for its phone to reconnect before it is ended. */
-  phoneGraceMs: number;
-  /** Wait after a phone's hello before ending calls it no longer has (its outbox comes first). */
-  reconcileDelayMs: number;
-  webhookTimeoutMs: number;
-  /** The spec's "about 1 s" before an incoming call is answered into the incoming stream. */
-  incomingAutoStreamDelayMs: number;
-  /** How long the assistant's model may take to confirm its session and to begin its first answer. */
-  assistantResponseTimeoutMs: number;
-  /** Several gateways (docs/cluster.md): how often a node renews its lease, */
-  clusterHeartbeatMs: number;
-  /** how long after its last heartbeat a node is dead (15 s), */
-  clusterLeaseMs: number;
-  /** how often it claims the webhook jobs no live node holds, */
-  clusterClaimPollMs: number;
-  /** and how often it reads the settings again whatever it heard (changes are heard at once). */
-  clusterSettingsRefreshMs: number;
-}
-
-export const DEFAULT_TIMINGS: GatewayTimings = {
-  pingIntervalMs: LIMITS.phonePingIntervalMs,
-  audioPingIntervalMs: LIMITS.audioPingIntervalMs,
-  pongTimeoutMs: LIMITS.pongTimeoutMs,
-  commandTimeoutMs: LIMITS.commandAckTimeoutMs,
-  phoneGraceMs: 60_000,
-  reconcileDelayMs: 1_000,
-  webhookTimeoutMs: LIMITS.webhookTimeoutMs,
-  incomingAutoStreamDelayMs: LIMITS.incomingAutoStreamDelayMs,
-  assistantResponseTimeoutMs: 10_000,
-  clusterHeartbeatMs: DEFAULT_CLUSTER_TIMINGS.heartbeatMs,
-  clusterLeaseMs: DEFAULT_CLUSTER_TIMINGS.leaseMs,
-  clusterClaimPollMs: DEFAULT_CLUSTER_TIMINGS.claimPollMs,
-  clusterSettingsRefreshMs: DEFAULT_CLUSTER_TIMINGS.settingsRefreshMs,
-};
 
 export interface StartOptions {
   config: Config;
@@ -396,22 +356,4 @@ function loopbackOf(host: string): string {
   if (host === '0.0.0.0' || host === 'localhost') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/**
- * The setup token is shown to the operator (standard error, and its file) but never written to the
- * structured log, which is shipped and kept where a secret has no place; the log says only that a
- * token exists and where its file is. It stops working once the owner exists.
- */
-function announceFirstRun(log: Logger, url: string, firstRun: IssuedSetupToken, announce: ((text: string) => void) | undefined): void {
-  const file = path.resolve(firstRun.file);
-  const where = firstRun.saved ? `It is also in ${file} until the owner exists.` : `It could not be saved in ${file} (${firstRun.reason}).`;
-  announce?.(
-    `No console account yet. To create the owner, open ${url}/ and enter the setup token ${firstRun.token} (the HTTP_GATEWAY_API_KEY works too). ${where} ` +
-      'ADMIN_EMAIL and ADMIN_PASSWORD create the owner at start instead.\n',
-  );
-  log.warn(
-    { setupTokenFile: firstRun.saved ? file : null },
-    `No console account yet: create the owner at ${url}/ with the setup token, ${firstRun.saved ? `kept in ${file}` : 'which could not be saved'}${announce ? ' and shown on standard error' : ''} until the owner exists (or set ADMIN_EMAIL and ADMIN_PASSWORD).`,
-  );
 }
