@@ -17,14 +17,16 @@ import { TakeCall } from '../schemas/assistant-task.js';
 import { CallIdParam } from '../schemas/calls.js';
 import type { HttpServices } from '../services.js';
 
+/** The assistant on a call, then its settings, the messages it took and a test of the connection to the model. */
 export function registerAssistantRoutes(app: GatewayApp, services: HttpServices): void {
-  const { assistant } = services;
-  /** A voice stored before the list changed is shown as the default rather than failing the schema. */
-  const view = () => {
-    const s = assistant.agentSettings();
-    return { ...s, voice: isAssistantVoice(s.voice) ? s.voice : DEFAULT_ASSISTANT_VOICE };
-  };
+  registerCallAgentRoutes(app, services);
+  registerAgentSettingsRoutes(app, services);
+  registerAgentMessageRoutes(app, services);
+  registerAgentTestRoute(app, services);
+}
 
+function registerCallAgentRoutes(app: GatewayApp, services: HttpServices): void {
+  const { assistant } = services;
   app.openapi(
     servedBy('call', createRoute({
       method: 'get',
@@ -69,6 +71,14 @@ export function registerAssistantRoutes(app: GatewayApp, services: HttpServices)
     }), services),
     async (c) => c.json(await assistant.release(c.req.valid('param').callId), 200),
   );
+}
+
+function registerAgentSettingsRoutes(app: GatewayApp, { assistant }: HttpServices): void {
+  /** A voice stored before the list changed is shown as the default rather than failing the schema. */
+  const view = () => {
+    const s = assistant.agentSettings();
+    return { ...s, voice: isAssistantVoice(s.voice) ? s.voice : DEFAULT_ASSISTANT_VOICE };
+  };
 
   app.openapi(
     createRoute({
@@ -98,7 +108,10 @@ export function registerAssistantRoutes(app: GatewayApp, services: HttpServices)
       return c.json({ settings: view() }, 200);
     },
   );
+}
 
+function registerAgentMessageRoutes(app: GatewayApp, services: HttpServices): void {
+  const { assistant } = services;
   app.openapi(
     createRoute({
       method: 'get',
@@ -124,7 +137,9 @@ export function registerAssistantRoutes(app: GatewayApp, services: HttpServices)
     }), services),
     async (c) => c.json({ message: await assistant.markRead(c.req.valid('param').callId, c.req.valid('json').read) }, 200),
   );
+}
 
+function registerAgentTestRoute(app: GatewayApp, { assistant }: HttpServices): void {
   app.openapi(
     createRoute({
       method: 'post',

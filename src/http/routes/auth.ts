@@ -11,13 +11,21 @@ import { cameOverHttps, clearedSessionCookie, readCookie, refuseForeignOrigin, S
 
 const TAGS = ['Console sign-in'];
 
-export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpServices): void {
-  const setCookie = (c: Context<AppEnv>, session: Session): void => {
-    const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000));
-    c.header('Set-Cookie', sessionCookie(session.token, maxAge, cameOverHttps(c)));
-    c.header('Cache-Control', 'no-store');
-  };
+/** Sets the session's cookie (it expires with the session) on an answer no cache may keep. */
+function setCookie(c: Context<AppEnv>, session: Session): void {
+  const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000));
+  c.header('Set-Cookie', sessionCookie(session.token, maxAge, cameOverHttps(c)));
+  c.header('Cache-Control', 'no-store');
+}
 
+/** The open routes: the first run, then signing in (with a password, or a reset link); then those of a signed-in user. */
+export function registerAuthRoutes(app: GatewayApp, services: HttpServices): void {
+  registerFirstRunRoutes(app, services);
+  registerSignInRoutes(app, services);
+  registerSessionRoutes(app, services);
+}
+
+function registerFirstRunRoutes(app: GatewayApp, { accounts, config }: HttpServices): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -54,7 +62,9 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
       return c.json({ user }, 201);
     },
   );
+}
 
+function registerSignInRoutes(app: GatewayApp, { accounts, config }: HttpServices): void {
   app.openapi(
     createRoute({
       method: 'post',
@@ -101,7 +111,9 @@ export function registerAuthRoutes(app: GatewayApp, { accounts, config }: HttpSe
       return c.json({ user }, 200);
     },
   );
+}
 
+function registerSessionRoutes(app: GatewayApp, { accounts }: HttpServices): void {
   app.openapi(
     createRoute({
       method: 'post',

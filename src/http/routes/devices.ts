@@ -9,10 +9,17 @@ import { DiagnosticsResponse } from '../schemas/diagnostics.js';
 import { Device, DeviceIdParam, DeviceUpdate, Pairing, PairingRequest, PhoneCredentials, PhonePair } from '../schemas/devices.js';
 import type { HttpServices } from '../services.js';
 
-export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
-  const { devices, hub, calls, settings, pairingLimiter, live, config } = services;
-  const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
+const DeviceResponse = z.object({ device: Device }).openapi('DeviceResponse');
 
+/** The phones (`/v1/devices`), then pairing a new one (`/v1/pairing`, `/v1/phone/pair`). */
+export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): void {
+  registerDeviceReads(app, services);
+  registerDeviceChanges(app, services);
+  registerPairingRoutes(app, services);
+}
+
+function registerDeviceReads(app: GatewayApp, services: HttpServices): void {
+  const { devices } = services;
   app.openapi(
     servedBy('any', createRoute({
       method: 'get',
@@ -50,7 +57,10 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
     }), services),
     async (c) => c.json({ diagnostics: await devices.diagnostics(c.req.valid('param').deviceId) }, 200),
   );
+}
 
+function registerDeviceChanges(app: GatewayApp, services: HttpServices): void {
+  const { devices, hub, calls, live } = services;
   app.openapi(
     servedBy('any', createRoute({
       method: 'patch',
@@ -88,7 +98,10 @@ export function registerDeviceRoutes(app: GatewayApp, services: HttpServices): v
       return c.body(null, 204);
     },
   );
+}
 
+function registerPairingRoutes(app: GatewayApp, services: HttpServices): void {
+  const { devices, settings, pairingLimiter, config } = services;
   app.openapi(
     createRoute({
       method: 'post',
