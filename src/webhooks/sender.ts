@@ -21,6 +21,10 @@ export const ANSWER_KEPT_BYTES = 1024;
 /** Most of a receiver's answer read (and dropped) so its connection can be reused; past that it is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
+type Lookup = ReturnType<OutboundPolicy['socketOptions']>['lookup'];
+
+const failed = (error: string, outcome: AttemptOutcome): PostOutcome => ({ outcome, ok: false, statusCode: null, error, answer: null });
+
 /**
  * POSTs webhook bodies over keep-alive connections. Each attempt has one timer of its own that
  * covers connecting, the answer's head and reading its body: nothing here can outlive `timeoutMs`
@@ -41,22 +45,9 @@ export class WebhookSender {
 
   /** `stop` interrupts the attempt: it then counts as not made. */
   post(url: string, headers: WebhookHeaders, body: string, stop: AbortSignal): Promise<PostOutcome> {
-    const failed = (error: string, outcome: AttemptOutcome): PostOutcome => ({ outcome, ok: false, statusCode: null, error, answer: null });
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return Promise.resolve(failed('invalid URL', 'refused'));
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.resolve(failed(`unsupported protocol ${target.protocol}`, 'refused'));
-    // Only rows stored before such URLs were refused at the API can carry one; never send it.
-    if (!withoutCredentials(url)) return Promise.resolve(failed('the URL has a user name or password, which the gateway does not send', 'refused'));
-    let lookup;
-    try {
-      ({ lookup } = this.o.outbound.socketOptions(target));
-    } catch (err) {
-      return Promise.resolve(failed((err as Error).message, 'refused'));
-    }
+    const checked = this.check(url);
+    if ('refused' in checked) return Promise.resolve(checked.refused);
+    const { target, lookup } = checked;
     if (stop.aborted) return Promise.resolve('interrupted');
 
     return new Promise<PostOutcome>((resolve) => {
@@ -126,6 +117,25 @@ export class WebhookSender {
       });
       req.end(body);
     });
+  }
+
+  /** What is checked before any socket opens: the URL, its scheme, that it carries no credentials, and the outbound rules. */
+  private check(url: string): { target: URL; lookup: Lookup } | { refused: PostOutcome } {
+    const refused = (error: string) => ({ refused: failed(error, 'refused') });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return refused('invalid URL');
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return refused(`unsupported protocol ${target.protocol}`);
+    // Only rows stored before such URLs were refused at the API can carry one; never send it.
+    if (!withoutCredentials(url)) return refused('the URL has a user name or password, which the gateway does not send');
+    try {
+      return { target, lookup: this.o.outbound.socketOptions(target).lookup };
+    } catch (err) {
+      return refused((err as Error).message);
+    }
   }
 
   close(): void {
