@@ -44,7 +44,13 @@ const callId = CallIdParam.shape.callId.describe('the call id (call_…), from p
 export function createMcpServer(options: GatewayApiOptions): McpServer {
   const api = new GatewayApi(options);
   const server = new McpServer({ name: 'voice-gateway', version: '0.1.0' });
+  // In this order in the tool list: the phones and calls, then what the assistant took and heard.
+  registerCallTools(server, api);
+  registerAssistantTools(server, api);
+  return server;
+}
 
+function registerCallTools(server: McpServer, api: GatewayApi): void {
   server.registerTool(
     'list_phones',
     { title: 'List phones', description: 'The paired phones: id, name, whether each is connected now, and its latest health report.', inputSchema: {}, annotations: READ },
@@ -110,7 +116,9 @@ export function createMcpServer(options: GatewayApiOptions): McpServer {
     },
     ({ callId: id, digits }) => run(async () => ({ call: shown((await api.request<{ call: ToolCall }>('POST', `/v1/calls/${encodeURIComponent(id)}/dtmf`, { digits })).call) })),
   );
+}
 
+function registerAssistantTools(server: McpServer, api: GatewayApi): void {
   server.registerTool(
     'list_assistant_messages',
     {
@@ -127,8 +135,6 @@ export function createMcpServer(options: GatewayApiOptions): McpServer {
     { title: 'Get a transcript', description: 'What was said while the assistant was on a call, oldest first (empty if it never was).', inputSchema: { callId }, annotations: READ },
     ({ callId: id }) => run(async () => api.request('GET', `/v1/calls/${encodeURIComponent(id)}/transcript`)),
   );
-
-  return server;
 }
 
 async function onlyConnectedPhone(api: GatewayApi): Promise<string> {
