@@ -110,28 +110,35 @@ export type WriteOutcome = 'sent' | 'not-open' | 'cut-off';
  * peer that stopped reading. Once cut off the socket is no longer open, so later writes send nothing.
  */
 export class BoundedWriter {
-  private readonly held: HeldWrites | undefined;
+  /** Null when the socket's writes go out at once (no `transport`). */
+  private readonly held: HeldWrites | null;
+  private readonly max: number;
 
   constructor(
     readonly ws: WebSocket,
     private readonly o: BoundedWriterOptions,
   ) {
-    this.held = o.transport ? new HeldWrites(o.transport) : undefined;
+    this.held = o.transport ? new HeldWrites(o.transport) : null;
+    this.max = o.maxBufferedBytes;
   }
 
+  /** Called for every frame of every call: nothing is allocated, and the cut-off is out of line. */
   write(data: Buffer | string): WriteOutcome {
     const ws = this.ws;
     if (ws.readyState !== ws.OPEN) return 'not-open';
-    const unsent = this.held ? this.held.hold() : ws.bufferedAmount;
-    if (unsent > this.o.maxBufferedBytes) {
-      const cutOff = this.o.cutOff;
-      if (cutOff === 'terminate') ws.terminate();
-      else closeTooSlow(ws, cutOff.reason);
-      this.o.onCutOff(unsent);
-      return 'cut-off';
-    }
+    const held = this.held;
+    const unsent = held === null ? ws.bufferedAmount : held.hold();
+    if (unsent > this.max) return this.cutOff(unsent);
     // ws sends a Buffer as binary and a string as text; no options object per frame.
     ws.send(data);
     return 'sent';
+  }
+
+  private cutOff(unsent: number): 'cut-off' {
+    const { ws, o } = this;
+    if (o.cutOff === 'terminate') ws.terminate();
+    else closeTooSlow(ws, o.cutOff.reason);
+    o.onCutOff(unsent);
+    return 'cut-off';
   }
 }
