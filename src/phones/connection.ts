@@ -5,7 +5,7 @@ import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
 import type { PhoneFrameReceiver } from './audio-port.js';
-import { closeTooSlow, Heartbeat, HeldWrites, type PingTimings } from '../socket-guard.js';
+import { BoundedWriter, Heartbeat, type PingTimings } from '../socket-guard.js';
 import { illFormedPath, WELL_FORMED_MESSAGE } from '../text.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 
@@ -68,8 +68,8 @@ export class PhoneConnection {
   private queued = 0;
   private reading: 'flowing' | 'paused' = 'flowing';
   private readonly heartbeat: Heartbeat;
-  /** What the gateway writes to the phone leaves at the end of each turn. */
-  private readonly writes: HeldWrites;
+  /** What the gateway writes to the phone: bounded, and leaving at the end of each turn. */
+  private readonly writer: BoundedWriter;
 
   constructor(
     readonly deviceId: string,
@@ -81,7 +81,12 @@ export class PhoneConnection {
     ping: PingTimings,
     private readonly drops: AudioDrops,
   ) {
-    this.writes = new HeldWrites(transport);
+    this.writer = new BoundedWriter(socket, {
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      transport,
+      cutOff: { reason: 'too slow: more than 1 MiB unread' },
+      onCutOff: (unsent) => log.warn({ deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it'),
+    });
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     // A phone may ping too (to notice a gateway that is gone); its pings show it is there.
     socket.on('ping', () => this.seen());
@@ -127,16 +132,8 @@ export class PhoneConnection {
    * was not open.
    */
   private write(data: string | Buffer): boolean {
-    if (!this.open) return false;
-    const unsent = this.writes.hold();
-    if (unsent > MAX_BUFFERED_BYTES) {
-      this.log.warn({ deviceId: this.deviceId, bufferedBytes: unsent }, 'phone is not reading what the gateway sends; closing it');
-      closeTooSlow(this.socket, 'too slow: more than 1 MiB unread');
-      return true;
-    }
-    // ws sends a Buffer as binary and a string as text; no options object per frame.
-    this.socket.send(data);
-    return true;
+    // Cut off is "sent" for the caller, as it always was: the socket closes on its own account.
+    return this.writer.write(data) !== 'not-open';
   }
 
   /** Sends a command and resolves with the phone's ack, `timeout` after `timeoutMs`, or `closed`. */

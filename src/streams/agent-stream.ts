@@ -7,7 +7,7 @@ import { codecFor, type AudioCodec } from '../codecs/index.js';
 import type { Logger } from '../log.js';
 import { MARK_ALLOWANCE, type CallAudio, type PlayoutSource } from '../media/index.js';
 import { AudioPeer, type PingTimings } from '../socket-guard.js';
-import type { OutboundPolicy } from '../outbound/index.js';
+import { dial, type DialFailure, type OutboundPolicy } from '../outbound/index.js';
 import { signedHeaders, type SignedHeaders } from '../webhooks/index.js';
 
 export type StreamStatus = 'off' | 'waiting' | 'connecting' | 'live' | 'ended' | 'error';
@@ -32,6 +32,25 @@ let nextSource = 0;
  * in its normal form (WHATWG `href`: lower-case host, no default port, `/` for an empty path), which
  * is what an agent rebuilds from its own address and the request line; an id of its own per attempt.
  */
+/** What a failed dial to the agent says in the stream's `error` (GET …/stream), as it always has. */
+function dialFailureText(failure: DialFailure): string {
+  switch (failure.kind) {
+    case 'invalid-url':
+      // `ws` refuses a URL it cannot dial (one stored before such URLs were refused).
+      return `cannot dial the agent: ${failure.message}`;
+    case 'not-allowed':
+      return failure.message;
+    case 'upgrade-refused':
+      return `the agent refused the WebSocket upgrade with HTTP ${failure.status ?? '?'}`;
+    case 'timeout':
+      return 'agent socket error: Opening handshake has timed out';
+    case 'aborted':
+      return 'agent socket error: the dial was given up';
+    default:
+      return `agent socket error: ${failure.message}`;
+  }
+}
+
 function upgradeHeaders(secret: string, url: string): SignedHeaders {
   return signedHeaders({ secret, id: `upg_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000), body: new URL(url).href });
 }
@@ -94,38 +113,28 @@ export class AgentStream {
   connect(): void {
     if (this.life.state !== 'idle') return;
     const { call, log } = this;
-    let lookup, headers;
+    let headers;
     try {
-      ({ lookup } = this.outbound.socketOptions(this.config.url));
       headers = upgradeHeaders(this.secret(), this.config.url);
     } catch (err) {
       return this.fail((err as Error).message);
     }
-    let socket: WebSocket;
-    try {
-      socket = new WebSocket(this.config.url, { handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false, maxPayload: MAX_AGENT_MESSAGE_BYTES, lookup, headers });
-    } catch (err) {
-      // `ws` throws at once for a URL it cannot dial (one stored before such URLs were refused).
-      return this.fail(`cannot dial the agent: ${(err as Error).message}`);
-    }
-    this.life = { state: 'connecting', socket };
-    // The TCP socket under the WebSocket, for holding writes to the end of each turn (AudioPeer).
-    let transport: Duplex | undefined;
-    socket.on('upgrade', (res) => (transport = res.socket));
-    socket.on('open', () => this.opened(socket, transport));
-    socket.on('unexpected-response', (_req, res) => {
-      this.fail(`the agent refused the WebSocket upgrade with HTTP ${res.statusCode ?? '?'}`);
-      socket.terminate();
+    const dialling = dial(this.config.url, { headers, policy: this.outbound, handshakeTimeoutMs: CONNECT_TIMEOUT_MS, maxPayload: MAX_AGENT_MESSAGE_BYTES }, (outcome) => {
+      if (!outcome.ok) return this.fail(dialFailureText(outcome.failure));
+      const { socket, transport } = outcome;
+      socket.on('error', (err) => this.fail(`agent socket error: ${err.message}`));
+      socket.on('close', (code) => {
+        if (this.life.state === 'finished') return;
+        // No close frame: the agent crashed or its connection was reset, which is no hang-up.
+        if (code === 1006) return this.fail('the connection to the agent was lost without a close frame (1006)');
+        this.hungUp();
+        log.info({ callId: call.id, code }, 'agent closed the stream');
+      });
+      socket.on('message', (data, isBinary) => this.fromAgent(data as Buffer, isBinary));
+      this.opened(socket, transport);
     });
-    socket.on('error', (err: Error & { code?: string }) => this.fail(err.code === 'OUTBOUND_REFUSED' ? err.message : `agent socket error: ${err.message}`));
-    socket.on('close', (code) => {
-      if (this.life.state === 'finished') return;
-      // No close frame: the agent crashed or its connection was reset, which is no hang-up.
-      if (code === 1006) return this.fail('the connection to the agent was lost without a close frame (1006)');
-      this.hungUp();
-      log.info({ callId: call.id, code }, 'agent closed the stream');
-    });
-    socket.on('message', (data, isBinary) => this.fromAgent(data as Buffer, isBinary));
+    if (!dialling.ok) return this.fail(dialFailureText(dialling.failure));
+    this.life = { state: 'connecting', socket: dialling.socket };
   }
 
   private opened(socket: WebSocket, transport: Duplex | undefined): void {

@@ -1,11 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
 import { LIMITS } from '../../limits.js';
-import type { OutboundPolicy } from '../../outbound/index.js';
-import { Heartbeat, type PingTimings } from '../../socket-guard.js';
+import { dial, type OutboundPolicy } from '../../outbound/index.js';
+import { BoundedWriter, Heartbeat, type PingTimings } from '../../socket-guard.js';
 import type { RealtimeClientEvents } from './events.js';
-import { RealtimeError, codeForStatus, errorFromBody, redactSecrets } from './errors.js';
+import { RealtimeError, dialError, redactSecrets } from './errors.js';
 import { DEFAULT_ASSISTANT_MODEL, DEFAULT_REALTIME_URL } from './session.js';
 import {
   isKnownServerEvent,
@@ -81,6 +80,11 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
   readonly #ws: WebSocket;
   readonly #apiKey: string;
   readonly #calledBack = new Set<string>();
+  /**
+   * Caller audio, bounded like every audio socket's writes but not held to the end of the turn
+   * (docs/architecture.md, the audio path): a model more than about a second behind is given up.
+   */
+  readonly #audio: BoundedWriter;
   #closed = false;
   #detachSignal: (() => void) | undefined;
 
@@ -88,6 +92,12 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
     super();
     this.#ws = ws;
     this.#apiKey = apiKey;
+    this.#audio = new BoundedWriter(ws, {
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      // Its close frame would wait behind what it does not read.
+      cutOff: 'terminate',
+      onCutOff: () => this.#emitError(new RealtimeError('too_slow', 'The assistant model fell more than 1 s behind reading the call audio')),
+    });
     // A server that hangs, or a connection that died without a FIN, would otherwise leave the caller
     // talking to nobody until TCP gives up, many minutes later.
     const heartbeat = new Heartbeat(ws, {
@@ -113,99 +123,46 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
   }
 
   static connect(options: RealtimeConnectOptions): Promise<RealtimeClient> {
-    const { apiKey, sessionUpdate, signal } = options;
+    const { apiKey, signal } = options;
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const redact = (text: string): string => redactSecrets(text, apiKey);
 
     return new Promise<RealtimeClient>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(new RealtimeError('aborted', 'Realtime connect aborted'));
-        return;
-      }
-      let ws: WebSocket;
+      if (signal?.aborted) return reject(dialError({ kind: 'aborted' }, redact));
+      let target: string;
       try {
-        const target = realtimeUrl(options.url ?? DEFAULT_REALTIME_URL, options.model ?? DEFAULT_ASSISTANT_MODEL);
-        let guard;
-        try {
-          guard = options.outbound?.socketOptions(target);
-        } catch (err) {
-          reject(new RealtimeError('outbound_refused', `Realtime API not reached: ${(err as Error).message}`));
-          return;
-        }
-        ws = new WebSocket(target, {
-          ...guard,
+        target = realtimeUrl(options.url ?? DEFAULT_REALTIME_URL, options.model ?? DEFAULT_ASSISTANT_MODEL);
+      } catch (err) {
+        return reject(dialError({ kind: 'invalid-url', message: (err as Error).message }, redact));
+      }
+      const dialling = dial(
+        target,
+        {
           headers: { Authorization: `Bearer ${apiKey}` },
-          perMessageDeflate: false,
+          policy: options.outbound,
+          handshakeTimeoutMs: timeoutMs,
           // Audio deltas are a few kilobytes; a message this large is a broken or hostile server.
           maxPayload: 16 * 1024 * 1024,
-        });
-      } catch (err) {
-        reject(new RealtimeError('invalid_url', `Invalid realtime URL: ${redact((err as Error).message)}`));
-        return;
-      }
-
-      let settled = false;
-      const settle = (outcome: RealtimeError | RealtimeClient): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        ws.off('error', onError);
-        if (outcome instanceof RealtimeClient) {
-          resolve(outcome);
-          return;
-        }
-        // terminate() during the handshake reports an error of its own; nobody needs it.
-        ws.on('error', () => {});
-        ws.terminate();
-        reject(outcome);
-      };
-
-      const timer = setTimeout(
-        () => settle(new RealtimeError('connect_timeout', `Realtime API did not accept the connection within ${timeoutMs} ms`)),
-        timeoutMs,
+          refusedBodyBytes: MAX_ERROR_BODY_BYTES,
+          signal,
+        },
+        (outcome) => (outcome.ok ? resolve(RealtimeClient.opened(outcome.socket, options)) : reject(dialError(outcome.failure, redact))),
       );
-      const onAbort = (): void => settle(new RealtimeError('aborted', 'Realtime connect aborted'));
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      const onError = (err: Error & { code?: string }): void =>
-        settle(
-          err.code === 'OUTBOUND_REFUSED'
-            ? new RealtimeError('outbound_refused', `Realtime API not reached: ${err.message}`)
-            : new RealtimeError('network_error', `Realtime connection failed: ${redact(err.message)}`),
-        );
-      ws.on('error', onError);
-
-      ws.once('unexpected-response', (_req, res: IncomingMessage) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = (): void => {
-          const fromBody = errorFromBody(Buffer.concat(chunks).toString('utf8'));
-          const code = fromBody.code ?? codeForStatus(status);
-          const detail = fromBody.message ? `: ${redact(fromBody.message)}` : '';
-          settle(new RealtimeError(code, `Realtime API refused the connection (HTTP ${status}, ${code})${detail}`, { status }));
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.once('end', done);
-        res.once('error', done);
-      });
-
-      ws.once('open', () => {
-        if (settled) return;
-        const client = new RealtimeClient(ws, apiKey, options.ping ?? DEFAULT_PING);
-        client.#send(sessionUpdate);
-        if (signal) {
-          const onLateAbort = (): void => void client.close();
-          signal.addEventListener('abort', onLateAbort, { once: true });
-          client.#detachSignal = () => signal.removeEventListener('abort', onLateAbort);
-        }
-        settle(client);
-      });
+      if (!dialling.ok) reject(dialError(dialling.failure, redact));
     });
+  }
+
+  /** The session's socket is open: the client takes it, and the first event is the session's settings. */
+  private static opened(ws: WebSocket, options: RealtimeConnectOptions): RealtimeClient {
+    const client = new RealtimeClient(ws, options.apiKey, options.ping ?? DEFAULT_PING);
+    client.#send(options.sessionUpdate);
+    const { signal } = options;
+    if (signal) {
+      const onLateAbort = (): void => void client.close();
+      signal.addEventListener('abort', onLateAbort, { once: true });
+      client.#detachSignal = () => signal.removeEventListener('abort', onLateAbort);
+    }
+    return client;
   }
 
   get isOpen(): boolean {
@@ -216,15 +173,8 @@ export class RealtimeClient extends EventEmitter<RealtimeClientEvents> {
   appendAudio(pcm24k: Buffer): boolean {
     if (pcm24k.length === 0) return this.isOpen;
     if (!this.isOpen) return false;
-    if (this.#ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.#emitError(new RealtimeError('too_slow', 'The assistant model fell more than 1 s behind reading the call audio'));
-      // Its close frame would wait behind what it does not read.
-      this.#ws.terminate();
-      return false;
-    }
     // Base64 needs no JSON escaping, so the frame is built directly instead of stringifying.
-    this.#ws.send(`{"type":"input_audio_buffer.append","audio":"${pcm24k.toString('base64')}"}`);
-    return true;
+    return this.#audio.write(`{"type":"input_audio_buffer.append","audio":"${pcm24k.toString('base64')}"}`) === 'sent';
   }
 
   /** Answers a function call; the output is sent as JSON text. Follow with createResponse(). */

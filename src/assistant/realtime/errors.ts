@@ -1,3 +1,5 @@
+import type { DialFailure } from '../../outbound/index.js';
+
 /**
  * Codes after which retrying the same session or connection cannot help: bad or unauthorised
  * credentials, no money, wrong model or URL, the session's hard time limit, our own abort, or a
@@ -85,5 +87,31 @@ export function errorFromBody(body: string): { code?: string; message?: string }
     };
   } catch {
     return {};
+  }
+}
+
+/** A failed dial to the Realtime API as this client has always reported it; `redact` scrubs the key. */
+export function dialError(failure: DialFailure, redact: (text: string) => string): RealtimeError {
+  switch (failure.kind) {
+    case 'aborted':
+      return new RealtimeError('aborted', 'Realtime connect aborted');
+    case 'invalid-url':
+      return new RealtimeError('invalid_url', `Invalid realtime URL: ${redact(failure.message)}`);
+    case 'not-allowed':
+      return new RealtimeError('outbound_refused', `Realtime API not reached: ${failure.message}`);
+    case 'timeout':
+      return new RealtimeError('connect_timeout', `Realtime API did not accept the connection within ${failure.afterMs} ms`);
+    case 'upgrade-refused': {
+      const status = failure.status ?? 0;
+      const fromBody = errorFromBody(failure.body);
+      const code = fromBody.code ?? codeForStatus(status);
+      const detail = fromBody.message ? `: ${redact(fromBody.message)}` : '';
+      return new RealtimeError(code, `Realtime API refused the connection (HTTP ${status}, ${code})${detail}`, { status });
+    }
+    case 'dns':
+    case 'closed':
+    case 'error':
+      // connection.ts reads the error's code (ECONNREFUSED, ENOTFOUND, …) from this text for its plain words.
+      return new RealtimeError('network_error', `Realtime connection failed: ${redact(failure.message)}`);
   }
 }
