@@ -117,9 +117,14 @@ export class CallAttachments {
 
   constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {}
 
+  /** The call's audio, if it has started here. */
+  audioOf(callId: string): CallAudio | undefined {
+    return this.o.media.get(callId);
+  }
+
   /** A kind of attachment; kinds are handed each event in the order they were made. */
   kind<A extends CallAttachment<unknown>>(name: string, takeUp?: (event: TakeUp) => void): AttachmentKind<A> {
-    const kind = new AttachmentKind<A>(name, (callId) => this.o.media.get(callId), takeUp);
+    const kind = new AttachmentKind<A>(name, (callId) => this.audioOf(callId), takeUp);
     this.kinds.push(kind as unknown as AttachmentKind<CallAttachment<unknown>>);
     return kind;
   }
