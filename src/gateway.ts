@@ -257,7 +257,8 @@ function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Confi
 /**
  * The one place the parts are connected: who hears what. Synchronous, so every subscription exists
  * before the first phone, request or timer; the order of the `change` listeners is the order here
- * (the counts, then the other nodes, then the consoles). Returns what undoes it at shutdown.
+ * (the media router, what attaches to calls' audio, the counts, the other nodes, the consoles).
+ * Returns what undoes it at shutdown.
  */
 function wire(parts: Parts): () => void {
   const { hub, calls, media, attachments, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
