@@ -15,7 +15,7 @@ import { createLogger, type Logger } from './log.js';
 import { CallService, CallStateCounts, runHere } from './calls/index.js';
 import { Cluster } from './cluster/index.js';
 import { routeIncomingCalls } from './incoming/index.js';
-import { MediaRouter, MediaSockets } from './media/index.js';
+import { CallAttachments, MediaRouter, MediaSockets } from './media/index.js';
 import { GatewayMetrics } from './metrics/index.js';
 import { OutboundPolicy } from './outbound/index.js';
 import { DeviceService, MemoryFailureLimiter, PhoneHub, PhoneSockets, THIS_GATEWAY, type PhoneDirectory } from './phones/index.js';
@@ -74,6 +74,8 @@ interface Parts {
   calls: CallService;
   callStates: CallStateCounts;
   media: MediaRouter;
+  /** What attaches to a call's audio (streams, the assistant, media sockets), by call. */
+  attachments: CallAttachments;
   streams: StreamManager;
   assistant: AssistantService;
   accounts: AccountService;
@@ -176,12 +178,12 @@ async function build(base: { config: Config; log: Logger; timings: GatewayTiming
     exclusive: cluster ? store.exclusively : runHere,
   });
   const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
-  // The router is built first: it hears of a call's changes before the streams and the assistant (see StreamManager.resume).
   const media = new MediaRouter({ calls, hub, log, drops: audioDrops });
-  const streams = new StreamManager({ calls, media, log, ping: audioPing, outbound, secret: () => settings.webhookSecret() });
+  const attachments = new CallAttachments({ calls, media, log });
+  const streams = new StreamManager({ calls, attachments, log, ping: audioPing, outbound, secret: () => settings.webhookSecret() });
   const assistant = new AssistantService({
     calls,
-    media,
+    attachments,
     settings,
     messages: new AssistantMessagesRepo(store.db),
     tasks: new AssistantTasksRepo(store.db),
@@ -195,7 +197,7 @@ async function build(base: { config: Config; log: Logger; timings: GatewayTiming
   const apiKeys = new ApiKeyService(new ApiKeysRepo(store.db), config.gatewayApiKey);
   const accounts = buildAccounts({ config, log, store, cluster, apiKeys });
   const callStates = await CallStateCounts.open(callsRepo);
-  return { ...base, cluster, directory, apiKeys, devices, hub, live, webhooks, callsRepo, calls, callStates, media, streams, assistant, accounts };
+  return { ...base, cluster, directory, apiKeys, devices, hub, live, webhooks, callsRepo, calls, callStates, media, attachments, streams, assistant, accounts };
 }
 
 function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Config; log: Logger; store: Store; cluster: Cluster | undefined; apiKeys: ApiKeyService }): AccountService {
@@ -215,12 +217,17 @@ function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Confi
 /**
  * The one place the parts are connected: who hears what. Synchronous, so every subscription exists
  * before the first phone, request or timer; the order of the `change` listeners is the order here
- * (the counts, then the other nodes, then the consoles). Returns what undoes it at shutdown.
+ * (the media router, what attaches to calls' audio, the counts, the other nodes, the consoles).
+ * Returns what undoes it at shutdown.
  */
 function wire(parts: Parts): () => void {
-  const { hub, calls, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
+  const { hub, calls, media, attachments, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
   // The phone's messages go to the call domain; the call domain commands the phone through the hub.
   hub.setSink(calls);
+  // The router first: a call's audio exists before anything attached to the call hears of it.
+  const stopMedia = media.subscribe();
+  const stopAttachments = attachments.subscribe();
+  calls.on('dtmf', (callId, digits) => streams.dtmf(callId, digits));
   webhooks.enrichBodies(async (callId, ended) => {
     const message = await assistant.message(callId);
     const transcript = ended ? await calls.transcript(callId) : [];
@@ -235,6 +242,8 @@ function wire(parts: Parts): () => void {
   return () => {
     stopIncoming();
     stopLive();
+    stopAttachments();
+    stopMedia();
   };
 }
 
@@ -273,7 +282,7 @@ interface Served {
 
 /** The HTTP edge over the parts: REST, the phone, live and media sockets; resolves once it listens. */
 async function serve(parts: Parts, appApkPath: string): Promise<Served> {
-  const { config, log, timings, store, settings, apiKeys, devices, hub, calls, webhooks, streams, assistant, accounts, live, media, callStates, cluster } = parts;
+  const { config, log, timings, store, settings, apiKeys, devices, hub, calls, webhooks, streams, assistant, accounts, live, media, attachments, callStates, cluster } = parts;
   const limiters = cluster?.limiters ?? MemoryFailureLimiter.factory;
   const services: HttpServices = {
     config,
@@ -299,7 +308,7 @@ async function serve(parts: Parts, appApkPath: string): Promise<Served> {
   const authenticate = (req: IncomingMessage) => upgradePrincipal(services, req);
   const liveSockets = new LiveSocketServer({ live, log, pingIntervalMs: timings.pingIntervalMs, authenticate });
   const audioPing = { pingIntervalMs: timings.audioPingIntervalMs, pongTimeoutMs: timings.pongTimeoutMs };
-  const mediaSockets = new MediaSockets({ calls, media, log, ping: audioPing, authenticate });
+  const mediaSockets = new MediaSockets({ calls, media, attachments, log, ping: audioPing, authenticate });
 
   const app = createHttpApp(services);
   const upgrades = new UpgradeRouter(log);

@@ -6,9 +6,8 @@ import type { CallAudio, PlayoutSource } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings } from '../settings/index.js';
 import type { PingTimings } from '../socket-guard.js';
+import { statusOf, type BridgeFailure, type BridgePhase, type Lifecycle } from './bridge-life.js';
 import type { AssistantStatus } from './model.js';
-import type {
-  RealtimeError} from './realtime/index.js';
 import {
   END_CALL_TOOL,
   REALTIME_SAMPLE_RATE,
@@ -18,6 +17,7 @@ import {
   buildSessionUpdate,
   type RealtimeAudioChunk,
   type RealtimeClose,
+  type RealtimeError,
   type CallTask,
   type RealtimeFunctionCall,
   type ResumedConversation,
@@ -48,7 +48,8 @@ export interface BridgeOptions {
   outbound: OutboundPolicy;
   /** How long the goodbye (or the failure tone) may take to play before the gateway hangs up anyway. */
   drainTimeoutMs?: number;
-  status(status: AssistantStatus, error?: string): void;
+  /** The bridge failed (its `failure` says why): called once, as it moves to `failed` or to draining with the failure tone. */
+  failed(): void;
   transcript(role: 'caller' | 'agent', text: string): void;
   message(message: RecordedMessage): Promise<void>;
   /** The call has a task: the assistant works on it and reports through `outcome` instead of taking a message. */
@@ -72,24 +73,6 @@ interface QueuedItem {
 }
 
 /**
- * Where a bridge is in its life. Only `live` bridges audio both ways; `draining` plays what is
- * queued (the goodbye, or the failure tone) and then hangs up; `failed` is a failure before the
- * call's audio was bridged (nothing to play, the call is left alone).
- */
-type Lifecycle =
-  | { phase: 'idle' }
-  | { phase: 'connecting'; client?: RealtimeClient }
-  | { phase: 'ready'; client: RealtimeClient }
-  | { phase: 'live'; client: RealtimeClient; source: PlayoutSource; unlisten: () => void }
-  | { phase: 'draining'; client: RealtimeClient | undefined; source: PlayoutSource | undefined; hangup: () => void; error?: string }
-  | { phase: 'failed'; error: string }
-  | { phase: 'stopped' };
-
-export type BridgePhase = Lifecycle['phase'];
-
-const STATUS_OF_PHASE: Record<Exclude<BridgePhase, 'draining'>, AssistantStatus> = { idle: 'waiting', connecting: 'connecting', ready: 'connecting', live: 'live', failed: 'error', stopped: 'ended' };
-
-/**
  * One call's assistant: a Realtime session bridged to the call's audio. `connect()` opens the model
  * socket and waits for the session to be confirmed; `attach()` (once the call's audio has started)
  * streams the caller up at 24 kHz, plays the model down at 16 kHz, and asks the model to greet.
@@ -104,8 +87,6 @@ export class AssistantBridge {
   private readonly cut = new Set<string>();
   private responseTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
-  /** Why the model session could not be opened, when that is what failed. */
-  failKind: ModelFailureKind | undefined;
 
   constructor(private readonly o: BridgeOptions) {}
 
@@ -113,15 +94,16 @@ export class AssistantBridge {
     return this.life.phase;
   }
 
-  /** Read from where the bridge is in its life, never stored beside it. A draining bridge plays a goodbye (`live`) or the failure tone (`error`). */
+  /** Read from where the bridge is in its life, never stored beside it. */
   get status(): AssistantStatus {
-    const life = this.life;
-    return life.phase === 'draining' ? (life.error === undefined ? 'live' : 'error') : STATUS_OF_PHASE[life.phase];
+    return statusOf(this.life);
   }
 
-  /** Tells the owner each status the bridge moves to (its error with `error`). */
-  private reportStatus(error?: string): void {
-    this.o.status(this.status, error);
+  /** Why it failed, read from its life: undefined unless it has. */
+  get failure(): BridgeFailure | undefined {
+    const life = this.life;
+    if (life.phase === 'failed') return { error: life.error, kind: life.kind };
+    return life.phase === 'draining' ? life.failure : undefined;
   }
 
   private get logCtx(): { callId: string; deviceId: string } {
@@ -138,7 +120,6 @@ export class AssistantBridge {
   async connect(): Promise<boolean> {
     if (this.life.phase !== 'idle') return false;
     this.life = { phase: 'connecting' };
-    this.reportStatus();
     let client: RealtimeClient;
     try {
       client = await RealtimeClient.connect({
@@ -162,8 +143,7 @@ export class AssistantBridge {
       // Plain words for the operator (issue 26); the raw error goes to the log.
       const failure = plainModelFailure(err, this.o.url);
       this.o.log.warn({ ...this.logCtx, err, kind: failure.kind }, 'assistant could not open the model session');
-      this.failKind = failure.kind;
-      this.fail(failure.message);
+      this.fail(failure.message, failure.kind);
       return false;
     }
     if (this.life.phase !== 'connecting') {
@@ -212,7 +192,6 @@ export class AssistantBridge {
     const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
     const unlisten = audio.listen((frame) => client.appendAudio(this.up.process(frame)));
     this.life = { phase: 'live', client, source, unlisten };
-    this.reportStatus();
     client.createResponse();
     this.responseTimer = setTimeout(
       () => this.fail(`The assistant model did not answer within ${this.o.responseTimeoutMs} ms`),
@@ -288,29 +267,9 @@ export class AssistantBridge {
     if (!client) return;
     this.answered();
     if (call.name === RECORD_MESSAGE_TOOL) {
-      let output: Record<string, unknown>;
-      try {
-        await this.o.message(cleanMessage(call.arguments));
-        output = { ok: true, saved: true };
-      } catch (err) {
-        this.o.log.error({ ...this.logCtx, err }, 'could not store the assistant message');
-        output = { ok: false, error: 'The message could not be saved.' };
-      }
-      if (this.life.phase === 'stopped') return;
-      client.sendFunctionOutput(call.callId, output);
-      client.createResponse();
+      await this.saveAndGoOn(client, call.callId, () => this.o.message(cleanMessage(call.arguments)), { logged: 'could not store the assistant message', told: 'The message could not be saved.' });
     } else if (call.name === REPORT_OUTCOME_TOOL && this.o.task) {
-      let output: Record<string, unknown>;
-      try {
-        await this.o.outcome(cleanOutcome(call.arguments));
-        output = { ok: true, saved: true };
-      } catch (err) {
-        this.o.log.error({ ...this.logCtx, err }, 'could not store the outcome of the task');
-        output = { ok: false, error: 'The outcome could not be saved.' };
-      }
-      if (this.life.phase === 'stopped') return;
-      client.sendFunctionOutput(call.callId, output);
-      client.createResponse();
+      await this.saveAndGoOn(client, call.callId, () => this.o.outcome(cleanOutcome(call.arguments)), { logged: 'could not store the outcome of the task', told: 'The outcome could not be saved.' });
     } else if (call.name === END_CALL_TOOL && (!this.o.task || this.o.task.hangUpWhenDone)) {
       client.sendFunctionOutput(call.callId, { ok: true });
       this.finish('the assistant ended the call');
@@ -318,6 +277,21 @@ export class AssistantBridge {
       client.sendFunctionOutput(call.callId, { ok: false, error: `Unknown function ${call.name}` });
       client.createResponse();
     }
+  }
+
+  /** Stores what a tool call gave (a message, an outcome), tells the model whether it was saved, and lets it go on. */
+  private async saveAndGoOn(client: RealtimeClient, callId: string, save: () => Promise<void>, failed: { logged: string; told: string }): Promise<void> {
+    let output: Record<string, unknown>;
+    try {
+      await save();
+      output = { ok: true, saved: true };
+    } catch (err) {
+      this.o.log.error({ ...this.logCtx, err }, failed.logged);
+      output = { ok: false, error: failed.told };
+    }
+    if (this.life.phase === 'stopped') return;
+    client.sendFunctionOutput(callId, output);
+    client.createResponse();
   }
 
   /** Hangs up once what is queued (the goodbye, or the failure tone) has been played. */
@@ -339,11 +313,11 @@ export class AssistantBridge {
     if (life.phase !== 'failed') return;
     const source = audio.source(SOURCE_ID, { markPlayed: (name) => this.onMark(name) });
     source.push(failureTone());
-    this.drain(`the assistant failed: ${life.error}`, source, undefined);
+    this.drain(`the assistant failed: ${life.error}`, source, undefined, { error: life.error, kind: life.kind });
   }
 
   /** Hangs up once `source` has played what it holds (at once without one, at the latest after the drain timeout). */
-  private drain(reason: string, source: PlayoutSource | undefined, client: RealtimeClient | undefined): void {
+  private drain(reason: string, source: PlayoutSource | undefined, client: RealtimeClient | undefined, failure?: BridgeFailure): void {
     let hungUp = false;
     const hangup = (): void => {
       if (hungUp) return;
@@ -351,7 +325,7 @@ export class AssistantBridge {
       clearTimeout(this.drainTimer);
       this.o.hangup(reason);
     };
-    this.life = { phase: 'draining', client, source, hangup };
+    this.life = { phase: 'draining', client, source, hangup, ...(failure ? { failure } : {}) };
     this.drainTimer = setTimeout(hangup, this.o.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     if (source) source.mark(END_MARK);
     else hangup();
@@ -380,27 +354,24 @@ export class AssistantBridge {
    * keeps ringing for a person); on a live call the caller hears the failure tone, then the
    * gateway hangs up.
    */
-  private fail(error: string): void {
+  private fail(error: string, kind: ModelFailureKind = 'other'): void {
     const life = this.life;
-    if (life.phase === 'stopped' || life.phase === 'failed' || (life.phase === 'draining' && life.error !== undefined)) return;
+    if (life.phase === 'stopped' || life.phase === 'failed' || (life.phase === 'draining' && life.failure)) return;
     this.o.log.warn({ ...this.logCtx, error }, 'assistant failed');
     this.clearTimers();
     this.abort.abort();
     void this.client?.close();
+    const failure = { error, kind };
     if (life.phase === 'live') {
       life.source.clear();
       life.source.push(failureTone());
-      this.finish(`the assistant failed: ${error}`);
-      if (this.life.phase === 'draining') {
-        this.life.client = undefined;
-        this.life.error = error;
-      }
+      life.unlisten();
+      this.drain(`the assistant failed: ${error}`, life.source, undefined, failure);
     } else if (life.phase === 'draining') {
-      life.client = undefined;
-      life.error = error;
+      this.life = { ...life, client: undefined, failure };
     } else {
-      this.life = { phase: 'failed', error };
+      this.life = { phase: 'failed', ...failure };
     }
-    this.reportStatus(error);
+    this.o.failed();
   }
 }

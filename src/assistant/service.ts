@@ -1,14 +1,15 @@
-import type { Call, CallChange, CallService } from '../calls/index.js';
-import { EndedCallRetention, isFinal } from '../calls/index.js';
+import type { Call, CallService } from '../calls/index.js';
+import { isFinal } from '../calls/index.js';
 import { GatewayError, notFound } from '../errors.js';
 import type { IncomingAssistant } from '../incoming/index.js';
 import type { Logger } from '../log.js';
-import type { CallAudio, MediaRouter } from '../media/index.js';
+import type { AttachmentKind, CallAttachments, TakeUp } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
 import type { AgentSettings, SettingsService } from '../settings/index.js';
 import type { AssistantMessagesRepo, AssistantTasksRepo } from '../store/index.js';
 import type { PingTimings } from '../socket-guard.js';
-import { AssistantBridge, type BridgeTask } from './bridge.js';
+import { AssistantBridge } from './bridge.js';
+import { CallAssistant } from './call-assistant.js';
 import { testModelConnection, type ConnectionTestResult } from './connection.js';
 import type { RecordedMessage, ReportedOutcome } from './tool-results.js';
 import type { ResumedConversation } from './realtime/index.js';
@@ -16,7 +17,8 @@ import { presentMessage, presentTask, type AssistantCallInfo, type AssistantMess
 
 export interface AssistantServiceOptions {
   calls: CallService;
-  media: MediaRouter;
+  /** The registry it keeps each call's assistant in (an attachment of the call's audio). */
+  attachments: CallAttachments;
   settings: SettingsService;
   messages: AssistantMessagesRepo;
   /** The tasks of calls placed with one, and their outcomes. */
@@ -34,41 +36,20 @@ export interface AssistantServiceOptions {
   onMessage?: (message: AssistantMessage) => void;
 }
 
-interface AssistantState {
-  status: AssistantStatus;
-  error?: string | undefined;
-  bridge?: AssistantBridge | undefined;
-  /** The call's task, if it was given one. */
-  task?: BridgeTask | undefined;
-  /** The writes of `assistant_at`, one after another (on PostgreSQL two writes in flight may land in either order). */
-  heldWrites?: Promise<void>;
-  /** The write of its failure to the call's timeline: answers about the call wait for it, so what they say is on the timeline too. */
-  noted?: Promise<void>;
-}
-
 const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
 const ACTIVE: ReadonlySet<AssistantStatus> = new Set(['waiting', 'connecting', 'live']);
 
 /**
  * The built-in assistant of each call (spec "Assistant"): `take` hands a call to it, `release`
- * takes it back; its status follows the model socket and the call. Also the spec's rule 2.
+ * takes it back; its status follows the model socket and the call. Also the spec's rule 2. Each
+ * call's assistant is an attachment of the call's audio (CallAssistant), kept by the registry:
+ * it lets go when the call ends or moves to another node, and ended ones are kept a while.
  */
 export class AssistantService implements IncomingAssistant {
-  private readonly states = new Map<string, AssistantState>();
-  private readonly retention = new EndedCallRetention((callId) => this.states.delete(callId));
+  private readonly assistants: AttachmentKind<CallAssistant>;
 
   constructor(private readonly o: AssistantServiceOptions) {
-    o.calls.on('change', (change) => this.onChange(change));
-    o.media.on('started', (audio, call) => this.onAudioStarted(audio, call));
-    // The call's phone moved to another node: the model session here ends, the call goes on there.
-    o.calls.on('released', (call) => {
-      const state = this.states.get(call.id);
-      this.states.delete(call.id);
-      // Detached first: this session's end is no failure of the assistant, which goes on there.
-      const bridge = state?.bridge;
-      if (state) state.bridge = undefined;
-      bridge?.stop();
-    });
+    this.assistants = o.attachments.kind('assistant', (event) => this.takeUp(event));
   }
 
   agentSettings(): AgentSettings {
@@ -120,12 +101,12 @@ export class AssistantService implements IncomingAssistant {
   }
 
   async info(callId: string): Promise<AssistantCallInfo> {
-    await this.states.get(callId)?.noted;
+    await this.assistants.get(callId)?.noted;
     const transcript = await this.o.calls.transcript(callId);
     const row = await this.o.messages.byCall(callId);
     const message = row ? presentMessage(row) : undefined;
     const task = await this.task(callId);
-    const state = this.states.get(callId);
+    const state = this.assistants.get(callId);
     // After a restart no model socket survives: a call the assistant held, or with a transcript or a message, was the assistant's.
     const requested = state !== undefined || transcript.length > 0 || message !== undefined || task !== undefined || (await this.o.calls.assistantHeld(callId));
     const status: AssistantStatus = state?.status ?? (requested ? 'ended' : 'off');
@@ -157,7 +138,7 @@ export class AssistantService implements IncomingAssistant {
     if (!apiKey) throw new GatewayError('DEVICE_OFFLINE', 'The assistant has no model API key yet: add one in Settings, under Assistant model');
     let call = await this.o.calls.get(callId);
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
-    const existing = this.states.get(callId);
+    const existing = this.assistants.get(callId);
     if (existing && ACTIVE.has(existing.status)) {
       // The session's instructions are set when it opens: a new task cannot reach one already running.
       if (task) throw new GatewayError('INVALID_STATE', 'The assistant is already on this call: take it back (DELETE /v1/calls/{callId}/agent) before giving it a task');
@@ -176,10 +157,10 @@ export class AssistantService implements IncomingAssistant {
       if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call is not live (${call.state})`);
     }
 
-    const state: AssistantState = { status: 'waiting', ...(task ? { task } : {}) };
+    const state = new CallAssistant(() => this.o.attachments.audioOf(callId), task);
     const bridge = this.newBridge(call, apiKey, state);
-    state.bridge = bridge;
-    this.states.set(callId, state);
+    state.bridgeWith(bridge);
+    this.assistants.set(callId, state);
     this.o.log.info({ callId, deviceId: call.deviceId, state: call.state }, 'assistant takes the call');
     void this.markHeld(call, true, state);
 
@@ -191,16 +172,14 @@ export class AssistantService implements IncomingAssistant {
           await this.o.calls.act(callId, 'answer');
         } catch (err) {
           bridge.stop();
-          if (state.bridge === bridge) {
-            state.status = 'error';
-            state.error = `Could not answer the call: ${err instanceof Error ? err.message : String(err)}`;
-          }
+          if (state.bridge === bridge) state.failed(`Could not answer the call: ${err instanceof Error ? err.message : String(err)}`);
           throw err;
         }
       }
-      this.attachIfActive(callId, state);
+      // Answered: its audio may have started during the answer already, or starts later (`started` attaches it then).
+      this.assistants.attachNow(callId, state);
     } else if (call.state === 'active' || call.state === 'held') {
-      await this.connect(call.id, state, bridge);
+      await state.connect();
     }
     return this.info(callId);
   }
@@ -208,12 +187,10 @@ export class AssistantService implements IncomingAssistant {
   /** DELETE /v1/calls/{id}/agent: the model socket closes; the call goes on without the assistant. */
   async release(callId: string): Promise<AssistantCallInfo> {
     const call = await this.o.calls.get(callId);
-    const state = this.states.get(callId);
+    const state = this.assistants.get(callId);
     if (state) {
       // Also one still reading what was said before it takes a call over: it stops there.
-      state.bridge?.stop();
-      state.bridge = undefined;
-      if (state.status !== 'error') state.status = 'ended';
+      state.stop('ended');
       this.o.log.info({ callId, deviceId: call.deviceId }, 'assistant handed the call back');
     }
     // Written before the answer: a takeover right after it must not put the assistant back.
@@ -230,14 +207,14 @@ export class AssistantService implements IncomingAssistant {
 
   /** The status of every assistant session it holds: those of calls in progress, and final ones kept a while after. */
   *statuses(): Generator<AssistantStatus> {
-    for (const state of this.states.values()) yield state.status;
+    for (const state of this.assistants.values()) yield state.status;
   }
 
   close(): void {
-    for (const state of this.states.values()) state.bridge?.stop();
+    for (const state of this.assistants.values()) state.bridge?.stop();
   }
 
-  private newBridge(call: Call, apiKey: string, state: AssistantState, resumed?: ResumedConversation): AssistantBridge {
+  private newBridge(call: Call, apiKey: string, state: CallAssistant, resumed?: ResumedConversation): AssistantBridge {
     const { calls, log } = this.o;
     // Lines are written one after another, so the transcript keeps the order they were spoken in.
     let writes: Promise<void> = Promise.resolve();
@@ -254,18 +231,15 @@ export class AssistantService implements IncomingAssistant {
       responseTimeoutMs: this.o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
       ...(this.o.ping ? { ping: this.o.ping } : {}),
       ...(resumed ? { resumed } : {}),
-      status: (status, error) => {
-        if (state.bridge !== bridge) return;
-        state.status = status;
-        state.error = error;
+      failed: () => {
+        const failure = bridge.failure;
+        if (state.bridge !== bridge || !failure) return;
         // A failed assistant is not put back on the call by a node that takes it over.
-        if (status === 'error') {
-          void this.markHeld(call, false, state);
-          // On the call's timeline, so the failure is still readable once the call is over (issue 26).
-          state.noted = calls
-            .recordGatewayNote(call.id, 'gateway.assistant_failed', { reason: error ?? 'the assistant failed', kind: bridge.failKind ?? 'other', source: 'gateway' })
-            .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not record the assistant failure on the timeline'));
-        }
+        void this.markHeld(call, false, state);
+        // On the call's timeline, so the failure is still readable once the call is over (issue 26).
+        state.noted = calls
+          .recordGatewayNote(call.id, 'gateway.assistant_failed', { reason: failure.error, kind: failure.kind, source: 'gateway' })
+          .catch((err: unknown) => log.error({ err, callId: call.id }, 'could not record the assistant failure on the timeline'));
       },
       transcript: (role, text) => {
         const line = { role, text, at: new Date().toISOString() };
@@ -304,42 +278,39 @@ export class AssistantService implements IncomingAssistant {
   }
 
   /**
-   * A call whose audio starts here with no assistant state: one this node did not serve until now
-   * (its node died, or this gateway restarted; answered before or after the takeover). If the
-   * assistant held it, a new session takes it, told what was said so far, and goes on from there
-   * rather than greeting again. Without a key any more it stays off.
+   * A call whose audio starts here with no assistant: one this node did not serve until now (its
+   * node died, or this gateway restarted; answered before or after the takeover). If the assistant
+   * held it, a new session takes it, told what was said so far, and goes on from there rather than
+   * greeting again. Without a key any more it stays off. (The assistant is taken up on `started`,
+   * not on `resumed`, because a call given to it before its answer is taken over unanswered.)
    */
+  private takeUp(event: TakeUp): void {
+    if (event.on !== 'started') return;
+    const { call } = event;
+    this.takeBack(call).catch((err: unknown) => this.o.log.error({ err, callId: call.id, deviceId: call.deviceId }, 'could not put the assistant back on the call'));
+  }
+
   private async takeBack(call: Call): Promise<void> {
-    if (!(await this.o.calls.assistantHeld(call.id)) || this.states.has(call.id)) return;
+    if (!(await this.o.calls.assistantHeld(call.id)) || this.assistants.has(call.id)) return;
     const apiKey = this.o.settings.assistantApiKey();
     if (!apiKey) {
       this.o.log.warn({ callId: call.id, deviceId: call.deviceId }, 'the assistant held this call, but it has no model API key any more: not put back on it');
       return;
     }
-    const state: AssistantState = { status: 'waiting' };
-    this.states.set(call.id, state);
+    const state = new CallAssistant(() => this.o.attachments.audioOf(call.id));
+    this.assistants.set(call.id, state);
     const [earlier, message, taskRow] = await Promise.all([this.o.calls.transcript(call.id), this.o.messages.byCall(call.id), this.o.tasks.byCall(call.id)]);
     // The task goes on with the call: the new session is given it again.
     if (taskRow) state.task = presentTask(taskRow, false).task;
     // Handed back, or over, while the transcript was read.
-    if (this.states.get(call.id) !== state || state.status !== 'waiting') return;
-    const bridge = this.newBridge(call, apiKey, state, { earlier, messageTaken: message !== undefined });
-    state.bridge = bridge;
+    if (this.assistants.get(call.id) !== state || !state.reading) return;
+    state.bridgeWith(this.newBridge(call, apiKey, state, { earlier, messageTaken: message !== undefined }));
     this.o.log.info({ callId: call.id, deviceId: call.deviceId, lines: earlier.length }, 'assistant takes the call again after a takeover');
-    await this.connect(call.id, state, bridge);
-  }
-
-  /** Connects the model; a live call gets the assistant, or, if the model cannot be had, the failure tone and a hang-up. */
-  private async connect(callId: string, state: AssistantState, bridge: AssistantBridge): Promise<void> {
-    const ok = await bridge.connect();
-    if (state.bridge !== bridge) return;
-    if (ok) return this.attachIfActive(callId, state);
-    const audio = this.o.media.get(callId);
-    if (audio) bridge.failOnLiveCall(audio);
+    await state.connect();
   }
 
   /** Best effort: a write that fails costs only the assistant's return after a takeover. */
-  private markHeld(call: Call, held: boolean, state: AssistantState | undefined): Promise<void> {
+  private markHeld(call: Call, held: boolean, state: CallAssistant | undefined): Promise<void> {
     const write = (): Promise<void> =>
       this.o.calls.markAssistantHeld(call.id, held).catch((err: unknown) =>
         this.o.log.warn({ err, callId: call.id, deviceId: call.deviceId }, 'could not record whether the assistant holds the call'),
@@ -347,34 +318,5 @@ export class AssistantService implements IncomingAssistant {
     if (!state) return write();
     state.heldWrites = (state.heldWrites ?? Promise.resolve()).then(write);
     return state.heldWrites;
-  }
-
-  private attachIfActive(callId: string, state: AssistantState): void {
-    const audio = this.o.media.get(callId);
-    if (audio) state.bridge?.attach(audio);
-  }
-
-  /** The call was answered: a connected assistant bridges its audio; one given the call while it was dialling connects now. */
-  private onAudioStarted(audio: CallAudio, call: Call): void {
-    const state = this.states.get(call.id);
-    if (!state) {
-      this.takeBack(call).catch((err: unknown) => this.o.log.error({ err, callId: call.id, deviceId: call.deviceId }, 'could not put the assistant back on the call'));
-      return;
-    }
-    const bridge = state.bridge;
-    if (bridge?.phase === 'ready') {
-      bridge.attach(audio);
-    } else if (bridge?.phase === 'idle') {
-      void this.connect(call.id, state, bridge);
-    }
-  }
-
-  private onChange({ call }: CallChange): void {
-    const state = this.states.get(call.id);
-    if (!state || !isFinal(call.state)) return;
-    this.retention.callEnded(call.id);
-    state.bridge?.stop();
-    state.bridge = undefined;
-    if (state.status !== 'error') state.status = 'ended';
   }
 }

@@ -7,6 +7,7 @@ import { RawCodec } from '../codecs/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AudioPeer, type PingTimings } from '../socket-guard.js';
+import type { AttachmentKind, CallAttachment, CallAttachments, StopReason } from './attachments.js';
 import type { CallAudio, PlayoutSource } from './call-audio.js';
 import type { MediaRouter } from './router.js';
 
@@ -22,50 +23,68 @@ const CLOSE_UNAUTHORIZED = 4001;
  */
 export const MAX_MEDIA_SOCKETS_PER_CALL = 16;
 
-/** One media socket, as the call's events reach it. */
-interface MediaClient {
-  /** The call's audio has started (or had when the socket opened). */
-  attach(audio: CallAudio): void;
-  /** The call's audio has ended, or the call ended before it had any. */
-  stop(): void;
-  readonly attached: boolean;
+/** Where a media socket is: waiting for the call's audio, carrying it, or told `stop` (or shut down). */
+export type MediaSocketStatus = 'waiting' | 'live' | 'ended';
+
+/** One media socket, attached to its call's audio by the registry (CallAttachments). */
+class MediaClient implements CallAttachment<MediaSocketStatus> {
+  /** The play-out source and the listener of the call's audio, once attached; kept until the socket closes. */
+  private bridged: { source: PlayoutSource; stopListening: () => void } | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly peer: AudioPeer,
+    private readonly codec: RawCodec,
+    private readonly sourceId: string,
+    private readonly callId: string,
+    private readonly log: Logger,
+  ) {}
+
+  get status(): MediaSocketStatus {
+    return this.stopped ? 'ended' : this.bridged ? 'live' : 'waiting';
+  }
+
+  /** Where what the client sends plays; none before the call's audio started. */
+  get source(): PlayoutSource | undefined {
+    return this.bridged?.source;
+  }
+
+  attach(audio: CallAudio): void {
+    if (this.bridged || this.stopped) return;
+    const { callId, sourceId, log, peer, codec } = this;
+    const source = audio.source(sourceId, { overflow: () => log.warn({ callId, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess') });
+    const stopListening = audio.listen((frame) => peer.send(codec.audio(frame)));
+    this.bridged = { source, stopListening };
+  }
+
+  /** The call (or its audio) ended here: `stop`, then the socket closes; at shutdown it closes with 1001. */
+  stop(reason: StopReason): void {
+    this.stopped = true;
+    if (reason === 'closing') this.ws.close(1001, 'gateway shutting down');
+    else if (this.peer.send(this.codec.stop())) this.ws.close(1000, 'call ended');
+  }
+
+  /** The socket closed: the call's audio is let go of. */
+  closed(): void {
+    this.bridged?.stopListening();
+    this.bridged?.source.remove();
+  }
 }
 
 /**
  * `/v1/calls/{callId}/media`: the raw stream protocol with the roles swapped (contract.md). The
  * client hears the remote party and may speak into the call; several clients may share a call.
- * The router's and the call service's events are heard once here and handed to the sockets of
- * their call, so any number of sockets costs the same listeners.
+ * Each socket is an attachment of the call (CallAttachments), which hears the router's and the call
+ * service's events once for all sockets: any number of sockets costs the same listeners.
  */
 export class MediaSockets {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly sockets = new Set<WebSocket>();
-  private readonly byCall = new Map<string, Set<MediaClient>>();
+  private readonly clients: AttachmentKind<MediaClient>;
 
-  constructor(private readonly o: { calls: CallService; media: MediaRouter; authenticate: UpgradeAuthenticator; log: Logger; ping: PingTimings }) {
-    o.media.on('started', this.onStarted);
-    o.media.on('ended', this.onEnded);
-    o.calls.on('change', this.onChange);
-  }
-
-  private readonly onStarted = (audio: CallAudio): void => {
-    for (const client of this.clientsOf(audio.callId)) if (!client.attached) client.attach(audio);
-  };
-
-  private readonly onEnded = (audio: CallAudio): void => {
-    for (const client of this.clientsOf(audio.callId)) client.stop();
-  };
-
-  /** A call that ends before its audio ever started (never answered) ends its sockets too. */
-  private readonly onChange = ({ call }: { call: Call }): void => {
-    if (!isFinal(call.state)) return;
-    for (const client of this.clientsOf(call.id)) if (!client.attached) client.stop();
-  };
-
-  /** A copy: a client may leave while its call's event is handed round. */
-  private clientsOf(callId: string): MediaClient[] {
-    const clients = this.byCall.get(callId);
-    return clients ? [...clients] : [];
+  constructor(private readonly o: { calls: CallService; media: MediaRouter; attachments: CallAttachments; authenticate: UpgradeAuthenticator; log: Logger; ping: PingTimings }) {
+    this.clients = o.attachments.kind('media socket');
   }
 
   handleUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>): Promise<void> => {
@@ -73,7 +92,7 @@ export class MediaSockets {
     const call = await this.o.calls.get(params.callId ?? '');
     if (isFinal(call.state)) throw new GatewayError('DEVICE_OFFLINE', `The call has ended (${call.state})`);
     // Counted after the last await: from here to accept() nothing else runs, so two upgrades cannot both take the last place.
-    if ((this.byCall.get(call.id)?.size ?? 0) >= MAX_MEDIA_SOCKETS_PER_CALL) {
+    if (this.clients.count(call.id) >= MAX_MEDIA_SOCKETS_PER_CALL) {
       throw new GatewayError('CONFLICT', `The call already has ${MAX_MEDIA_SOCKETS_PER_CALL} media sockets open, the most one call may have: close one first`);
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -107,31 +126,14 @@ export class MediaSockets {
     });
     for (const message of codec.start({ callId: call.id, direction: call.direction, remoteNumber: call.remoteNumber, deviceId: call.deviceId })) peer.send(message);
 
-    let stopListening: (() => void) | undefined;
-    let source: PlayoutSource | undefined;
-    let attached = false;
-    const client: MediaClient = {
-      get attached() {
-        return attached;
-      },
-      attach(a: CallAudio) {
-        attached = true;
-        source = a.source(sourceId, { overflow: () => log.warn({ callId: call.id, sourceId }, 'media client sent more than two minutes of unplayed audio; dropping the excess') });
-        stopListening = a.listen((frame) => peer.send(codec.audio(frame)));
-      },
-      stop() {
-        if (peer.send(codec.stop())) ws.close(1000, 'call ended');
-      },
-    };
-    let clients = this.byCall.get(call.id);
-    if (!clients) this.byCall.set(call.id, (clients = new Set()));
-    clients.add(client);
-    const existing = media.get(call.id);
-    if (existing) client.attach(existing);
+    const client = new MediaClient(ws, peer, codec, sourceId, call.id, log);
+    this.clients.add(call.id, client);
+    this.clients.attachNow(call.id, client);
 
     ws.on('message', (data, isBinary) => {
       // The raw protocol's one parser (codecs/raw.ts); a media client is told what it sent wrong.
       const message = codec.decode(data as Buffer, isBinary);
+      const source = client.source;
       if (message.kind === 'audio') {
         // Before the call is answered nothing plays what the client sends.
         if (source) source.push(message.pcm);
@@ -146,18 +148,13 @@ export class MediaSockets {
     ws.on('error', (err) => log.warn({ err, callId: call.id }, 'media socket error'));
     ws.on('close', () => {
       this.sockets.delete(ws);
-      clients.delete(client);
-      if (clients.size === 0 && this.byCall.get(call.id) === clients) this.byCall.delete(call.id);
-      stopListening?.();
-      source?.remove();
+      this.clients.remove(call.id, client);
+      client.closed();
       log.info({ callId: call.id, sourceId }, 'media socket closed');
     });
   }
 
   close(): void {
-    this.o.media.off('started', this.onStarted);
-    this.o.media.off('ended', this.onEnded);
-    this.o.calls.off('change', this.onChange);
     for (const ws of this.sockets) ws.close(1001, 'gateway shutting down');
     this.wss.close();
   }

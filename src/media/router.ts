@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { FRAME_MS, FrameClock, type AudioDrops } from '../audio/index.js';
-import type { Call, CallChange, CallService } from '../calls/index.js';
+import type { Call, CallChange, CallService, ResumedCall } from '../calls/index.js';
 import { isFinal } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import type { PhoneAudioPort, PhoneHub } from '../phones/index.js';
@@ -44,20 +44,39 @@ export class MediaRouter extends EventEmitter<{ started: [CallAudio, Call]; ende
         burst: 5 * PHASES,
         onError: (err) => o.log.error({ err }, 'play-out tick failed'),
       });
-    o.calls.on('change', (change) => this.onChange(change));
-    // A call taken over from another node (or from before a restart) gets its audio here. One whose
-    // phone moved to another node goes on there: here its audio ends as if the call had.
-    o.calls.on('resumed', ({ call }) => this.onChange({ call, previousState: call.state }));
-    o.calls.on('released', (call) => this.onChange({ call: { ...call, state: 'ended' }, previousState: call.state }));
-    // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
-    o.hub.on('device', (deviceId) => {
-      if (o.hub.connected(deviceId)) return;
-      // The call whose audio the phone's port carries (the latest, when the phone has two).
-      for (const [audio, { port }] of this.placed) if (port.deviceId === deviceId && port.receiver === audio) audio.stopStreaming();
-    });
   }
 
   private readonly clock: FrameClock;
+
+  /**
+   * Follows the calls and the phones (the gateway's wiring, before anything that attaches to a
+   * call's audio subscribes: the router makes a call's audio before they hear of the call).
+   * Returns the unsubscribe.
+   */
+  subscribe(): () => void {
+    const { calls, hub } = this.o;
+    const onChange = (change: CallChange): void => this.onChange(change);
+    // A call taken over from another node (or from before a restart) gets its audio here. One whose
+    // phone moved to another node goes on there: here its audio ends as if the call had.
+    const onResumed = ({ call }: ResumedCall): void => this.onChange({ call, previousState: call.state });
+    const onReleased = (call: Call): void => this.onChange({ call: { ...call, state: 'ended' }, previousState: call.state });
+    // MediaInfo.streaming is true exactly while the phone sends frames: a phone gone offline sends none.
+    const onDevice = (deviceId: string): void => {
+      if (hub.connected(deviceId)) return;
+      // The call whose audio the phone's port carries (the latest, when the phone has two).
+      for (const [audio, { port }] of this.placed) if (port.deviceId === deviceId && port.receiver === audio) audio.stopStreaming();
+    };
+    calls.on('change', onChange);
+    calls.on('resumed', onResumed);
+    calls.on('released', onReleased);
+    hub.on('device', onDevice);
+    return () => {
+      calls.off('change', onChange);
+      calls.off('resumed', onResumed);
+      calls.off('released', onReleased);
+      hub.off('device', onDevice);
+    };
+  }
 
   get(callId: string): CallAudio | undefined {
     return this.byCall.get(callId);

@@ -1,2 +1,3 @@
 export { StreamManager, type StreamInfo } from './manager.js';
 export { AgentStream, type StreamStatus } from './agent-stream.js';
+export { CallStream } from './call-stream.js';
