@@ -11,6 +11,7 @@ import type {
   MediaInfo,
   Pairing,
   Settings,
+  StreamFormat,
   StreamInfo,
   TranscriptLine,
   User,
@@ -137,7 +138,7 @@ export interface PlaceCallInput {
   to: string;
   webhookUrl?: string;
   metadata?: Record<string, unknown>;
-  stream?: { url: string; format?: 'raw' | 'vendor' };
+  stream?: { url: string; format?: StreamFormat };
 }
 
 export type SettingsPatch = Partial<Record<'publicUrl' | 'webhookUrl' | 'docsUrl' | 'incomingStreamUrl' | 'incomingStreamFormat' | 'assistantModel' | 'assistantApiKey' | 'webhookSecret', string>>;
@@ -163,7 +164,7 @@ export const api = {
   act: (callId: string, action: 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold') => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/${action}`),
   dtmf: (callId: string, digits: string) => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/dtmf`, { digits }),
   stream: (callId: string) => request<StreamInfo>('GET', `/v1/calls/${id(callId)}/stream`),
-  attachStream: (callId: string, stream: { url: string; format: 'raw' | 'vendor' }) => request<StreamInfo & { call: Call }>('POST', `/v1/calls/${id(callId)}/stream`, stream),
+  attachStream: (callId: string, stream: { url: string; format: StreamFormat }) => request<StreamInfo & { call: Call }>('POST', `/v1/calls/${id(callId)}/stream`, stream),
   detachStream: (callId: string) => request<void>('DELETE', `/v1/calls/${id(callId)}/stream`),
   agent: (callId: string) => request<AssistantCallInfo>('GET', `/v1/calls/${id(callId)}/agent`),
   handToAgent: (callId: string) => request<AssistantCallInfo>('POST', `/v1/calls/${id(callId)}/agent`),

@@ -1,4 +1,4 @@
-import type { Call, CallState, Device } from './types';
+import { STREAM_FORMATS, type Call, type CallState, type Device, type StreamFormat } from './types';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -29,6 +29,10 @@ export function duration(ms: number): string {
   const s = total % 60;
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
 }
+
+/** The stream formats as the console names them, in the API's order. */
+const STREAM_FORMAT_LABELS: Record<StreamFormat, string> = { raw: 'Raw PCM (16 kHz)', vendor: 'Twilio-style media stream (8 kHz μ-law)' };
+export const STREAM_FORMAT_OPTIONS: Array<[StreamFormat, string]> = STREAM_FORMATS.map((format) => [format, STREAM_FORMAT_LABELS[format]]);
 
 export const STATE_LABELS: Record<CallState, string> = {
   queued: 'Queued',

@@ -27,8 +27,9 @@ export type {
   WebhookEventDelivery,
 } from '../../src/http/api-types.js';
 import type { CallState } from '../../src/http/api-types.js';
+import { FINAL_CALL_STATES } from '../../src/calls/state.js';
 
-export const CALL_STATES: CallState[] = ['queued', 'dialing', 'ringing', 'active', 'held', 'ended', 'rejected', 'failed'];
-/** The event names of the API (src/calls/state.ts), for the webhook log's filter. */
-export { EVENT_NAMES } from '../../src/calls/state.js';
-export const FINAL_STATES: ReadonlySet<CallState> = new Set(['ended', 'rejected', 'failed']);
+/** The API's enumerations, from the one list each (src/calls/state.ts, src/codecs/formats.ts): the call states and event names for the filters. */
+export { CALL_STATES, EVENT_NAMES } from '../../src/calls/state.js';
+export { STREAM_FORMATS, type StreamFormat } from '../../src/codecs/formats.js';
+export const FINAL_STATES: ReadonlySet<CallState> = new Set(FINAL_CALL_STATES);

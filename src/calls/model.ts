@@ -1,11 +1,12 @@
 import type { PCM_FORMAT } from '../audio/constants.js';
+import type { StreamFormat } from '../codecs/formats.js';
 import type { CallRow } from '../store/index.js';
 import type { EndCause } from './end-cause.js';
 import type { CallState, Direction, EventName } from './state.js';
 
 export interface StreamConfig {
   url: string;
-  format?: 'raw' | 'vendor' | undefined;
+  format?: StreamFormat | undefined;
   parameters?: Record<string, string> | undefined;
 }
 

@@ -3,7 +3,7 @@
 export const CALL_STATES = ['queued', 'dialing', 'ringing', 'active', 'held', 'ended', 'rejected', 'failed'] as const;
 export type CallState = (typeof CALL_STATES)[number];
 
-export const FINAL_CALL_STATES: readonly CallState[] = ['ended', 'rejected', 'failed'];
+export const FINAL_CALL_STATES = ['ended', 'rejected', 'failed'] as const satisfies readonly CallState[];
 
 export const EVENT_NAMES = [
   'call.new',

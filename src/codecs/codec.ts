@@ -1,7 +1,7 @@
 import { illFormedPath } from '../text.js';
+import type { StreamFormat } from './formats.js';
 
-/** The wire formats of call audio: `raw` (the gateway's own, also the media socket's) and `vendor` (Twilio Media Streams). */
-export type StreamFormat = 'raw' | 'vendor';
+export type { StreamFormat };
 
 /** The call a stream carries, as its start message names it. */
 export interface StartInfo {

@@ -1,8 +1,10 @@
-import type { AudioCodec, StreamFormat } from './codec.js';
+import type { AudioCodec } from './codec.js';
+import type { StreamFormat } from './formats.js';
 import { RawAgentCodec } from './raw.js';
 import { TwilioCodec } from './twilio.js';
 
-export { parseObject, type AudioCodec, type Decoded, type StartInfo, type StreamFormat } from './codec.js';
+export { parseObject, type AudioCodec, type Decoded, type StartInfo } from './codec.js';
+export { STREAM_FORMATS, type StreamFormat } from './formats.js';
 export { RawAgentCodec, RawCodec, TWILIO_HINT } from './raw.js';
 export { MAX_MARK_NAME, TwilioCodec } from './twilio.js';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { STREAM_FORMATS, type StreamFormat } from '../codecs/formats.js';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, LIMITS } from '../limits.js';
 import { CREDENTIALS_REFUSED, FRAGMENT_REFUSED, parseCidrList, withoutCredentials, withoutFragment, type CidrRange } from '../outbound/index.js';
 import { installPlainMessages } from '../validation-messages.js';
@@ -89,7 +90,7 @@ const envSchema = z.object({
   WEBHOOK_URL: httpUrl.optional(),
   DOCS_URL: httpUrl.optional(),
   INCOMING_STREAM_URL: wsUrl.optional(),
-  INCOMING_STREAM_FORMAT: z.enum(['raw', 'vendor']).optional(),
+  INCOMING_STREAM_FORMAT: z.enum(STREAM_FORMATS).optional(),
   ASSISTANT_API_KEY: optionalText,
   ASSISTANT_MODEL: optionalText,
   ASSISTANT_REALTIME_URL: wsUrl.default('wss://api.openai.com/v1/realtime'),
@@ -140,7 +141,7 @@ export interface Config {
   webhookUrl: string | undefined;
   docsUrl: string | undefined;
   incomingStreamUrl: string | undefined;
-  incomingStreamFormat: 'raw' | 'vendor' | undefined;
+  incomingStreamFormat: StreamFormat | undefined;
   assistantApiKey: string | undefined;
   assistantModel: string | undefined;
   assistantRealtimeUrl: string;

@@ -1,32 +1,33 @@
-import type { CallDirection, CallState, CommandMessage, PhoneEventName, SimInfo } from './protocol.js';
+import { FINAL_CALL_STATES } from '../calls/state.js';
+import type { CommandMessage, Direction, PhoneCallState, PhoneEventName, SimInfo } from './protocol.js';
 
 /** The simulator's view of its one call. */
 export interface SimCall {
   nativeCallId: string;
   callId?: string;
-  direction: CallDirection;
+  direction: Direction;
   remoteNumber: string;
-  state: CallState;
+  state: PhoneCallState;
   /** The SIM slot an outgoing call was placed from, when the phone reports its SIMs. */
   sim?: number;
 }
 
 export type CommandEffect =
   | { kind: 'dial'; callId: string; to: string; sim?: number }
-  | { kind: 'event'; event: PhoneEventName; state: CallState; payload: Record<string, unknown> }
+  | { kind: 'event'; event: PhoneEventName; state: PhoneCallState; payload: Record<string, unknown> }
   | { kind: 'dtmf'; digits: string };
 
 export type CommandDecision =
   | { ok: true; effect: CommandEffect }
   | { ok: false; error: { code: string; message: string } };
 
-export const FINAL_STATES: ReadonlySet<CallState> = new Set(['ended', 'rejected', 'failed']);
+export const FINAL_STATES: ReadonlySet<PhoneCallState> = new Set(FINAL_CALL_STATES);
 
 const DTMF_DIGITS = /^[0-9*#]+$/;
 const DIALABLE_NUMBER = /^\+?[0-9]+([,;][0-9*#,;]*)?$/;
 
 const refuse = (code: string, message: string): CommandDecision => ({ ok: false, error: { code, message } });
-const event = (e: PhoneEventName, state: CallState, payload: Record<string, unknown> = {}): CommandDecision => ({
+const event = (e: PhoneEventName, state: PhoneCallState, payload: Record<string, unknown> = {}): CommandDecision => ({
   ok: true,
   effect: { kind: 'event', event: e, state, payload },
 });

@@ -1,5 +1,5 @@
 export { PhoneSimulator } from './phone-simulator.js';
-export { PhoneConnection } from './phone-connection.js';
+export { SimulatedPhoneConnection } from './phone-connection.js';
 export { GatewayRequestError, pairDevice, endpointUrl, type PhoneCredentials, type PairRequest } from './gateway-http.js';
 export {
   readStamp,
@@ -19,8 +19,8 @@ export { decideCommand, type SimCall, type CommandDecision, type CommandEffect }
 export {
   PHONE_EVENT_NAMES,
   type PhoneEventName,
-  type CallState,
-  type CallDirection,
+  type PhoneCallState,
+  type Direction,
   type DisconnectCause,
   type CommandAction,
   type Health,
@@ -43,6 +43,6 @@ export type {
   DialOutcome,
   AckBehaviour,
   SimulatorLogger,
-  CallChange,
+  SimCallChange,
 } from './types.js';
 export { runPhoneCommand, PHONE_USAGE } from './cli.js';

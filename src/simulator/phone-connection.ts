@@ -25,7 +25,7 @@ const silentLogger: SimulatorLogger = { debug() {}, info() {}, warn() {}, error(
  * hello/welcome, health reports, reconnects with backoff, typed events and waitFor().
  * PhoneSimulator adds the calls, the event outbox and the audio.
  */
-export abstract class PhoneConnection extends EventEmitter<EmitterMap> {
+export abstract class SimulatedPhoneConnection extends EventEmitter<EmitterMap> {
   readonly gatewayUrl: string;
   readonly name: string;
   /** Every `error` message of the gateway. */

@@ -5,10 +5,10 @@ import { AudioRecorder, type ReceivedStats } from './audio-recorder.js';
 import { audioSourceFactory, DEFAULT_AUDIO, writeStamp, type AudioSource } from './audio-source.js';
 import { decideCommand, FINAL_STATES, type SimCall } from './commands.js';
 import { FrameClock } from './frame-clock.js';
-import { PhoneConnection } from './phone-connection.js';
+import { SimulatedPhoneConnection } from './phone-connection.js';
 import type {
   AckMessage,
-  CallState,
+  PhoneCallState,
   CommandMessage,
   EventAckMessage,
   EventMessage,
@@ -24,7 +24,7 @@ const MAX_BUFFERED_BYTES = SAMPLE_RATE * BYTES_PER_SAMPLE;
  * Plays the phone side of phone-protocol.md: acts on commands, reports call events through an
  * outbox that survives dropped sockets, and sends and records call audio.
  */
-export class PhoneSimulator extends PhoneConnection {
+export class PhoneSimulator extends SimulatedPhoneConnection {
   /** Every command received, oldest first. */
   readonly commands: CommandMessage[] = [];
   /** Every ack sent, oldest first. */
@@ -258,7 +258,7 @@ export class PhoneSimulator extends PhoneConnection {
   private callEvent(
     call: SimCall,
     event: PhoneEventName,
-    state: CallState,
+    state: PhoneCallState,
     payload: Record<string, unknown> = {},
     beforeSend?: (eventId: string) => void,
   ): EventMessage {

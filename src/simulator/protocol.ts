@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '../calls/state.js';
+import { EVENT_NAMES, type CallState, type CommandAction, type Direction } from '../calls/state.js';
 
 /** Wire types of phone-protocol.md (version 1), seen from the phone. */
 
@@ -7,11 +7,15 @@ import { EVENT_NAMES } from '../calls/state.js';
 export const PHONE_EVENT_NAMES = EVENT_NAMES;
 export type PhoneEventName = (typeof PHONE_EVENT_NAMES)[number];
 
-export type CallDirection = 'outgoing' | 'incoming';
-/** The spec's call states; a call of the simulator leaves `currentCall` once it is final. */
-export type CallState = 'dialing' | 'ringing' | 'active' | 'held' | 'ended' | 'rejected' | 'failed';
+/**
+ * A call's state as the phone holds it (the `hello`'s call, the simulator's `currentCall`): the
+ * gateway's states but `queued`, which is the gateway's own until the phone takes the dial. A call
+ * of the simulator leaves `currentCall` once it is final.
+ */
+export type PhoneCallState = Exclude<CallState, 'queued'>;
 export type DisconnectCause = 'local' | 'remote' | 'busy' | 'rejected' | 'missed' | 'error' | 'other';
-export type CommandAction = 'dial' | 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold' | 'dtmf';
+/** The gateway's words for a call's direction and its commands' actions (src/calls/state.ts). */
+export type { CommandAction, Direction };
 
 /** The Device `health` object of the spec. */
 export interface Health {
@@ -43,7 +47,7 @@ export interface SimInfo {
 export interface HelloMessage {
   type: 'hello';
   appVersion: string;
-  call?: { nativeCallId: string; callId?: string; state: CallState };
+  call?: { nativeCallId: string; callId?: string; state: PhoneCallState };
 }
 
 export interface HealthMessage {
@@ -64,7 +68,7 @@ export interface EventMessage {
   event: PhoneEventName;
   nativeCallId: string;
   callId?: string;
-  direction?: CallDirection;
+  direction?: Direction;
   remoteNumber?: string;
   occurredAt: string;
   payload: Record<string, unknown>;

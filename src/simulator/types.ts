@@ -54,7 +54,7 @@ export interface PhoneSimulatorOptions {
   logger?: SimulatorLogger;
 }
 
-export type CallChange = SimCall & { event: PhoneEventName; payload: Record<string, unknown> };
+export type SimCallChange = SimCall & { event: PhoneEventName; payload: Record<string, unknown> };
 
 /** Payloads of the simulator's events (each listener gets one argument). */
 export interface PhoneSimulatorEvents {
@@ -70,7 +70,7 @@ export interface PhoneSimulatorEvents {
   /** An `error` message of the gateway. Emitted only while someone listens (an unheard 'error' would throw). */
   error: GatewayErrorMessage;
   /** The call changed state; after a final state the call leaves `currentCall`. */
-  call: CallChange;
+  call: SimCallChange;
   /** A binary frame from the gateway. */
   audio: Buffer;
   dtmf: { digits: string; callId: string | undefined };

@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { FINAL_CALL_STATES } from '../calls/state.js';
 import type { Db } from './database.js';
 import type { CallEventsTable, CallsTable, Tables, TranscriptLinesTable } from './schema.js';
 
@@ -6,8 +7,6 @@ export type CallRow = CallsTable;
 export type CallEventRow = Omit<CallEventsTable, 'seq'>;
 export type TranscriptLineRow = Omit<TranscriptLinesTable, 'seq'>;
 export type Executor = Db | Transaction<Tables>;
-
-export const FINAL_STATES = ['ended', 'rejected', 'failed'] as const;
 
 export interface CallQuery {
   deviceId?: string | undefined;
@@ -61,7 +60,7 @@ export class CallsRepo {
 
   /** Calls of a phone that are not in a final state. */
   openCalls(deviceId?: string): Promise<CallRow[]> {
-    let q = this.db.selectFrom('calls').selectAll().where('state', 'not in', [...FINAL_STATES]);
+    let q = this.db.selectFrom('calls').selectAll().where('state', 'not in', [...FINAL_CALL_STATES]);
     if (deviceId) q = q.where('device_id', '=', deviceId);
     return q.orderBy('created_at', 'asc').execute();
   }

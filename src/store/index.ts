@@ -6,7 +6,7 @@ export { SettingsRepo } from './settings-repo.js';
 export { ApiKeysRepo, type ApiKeyRow } from './api-keys-repo.js';
 export { DevicesRepo, type DeviceRow } from './devices-repo.js';
 export { UsersRepo, SessionsRepo, PasswordResetsRepo, type UserRow, type SessionRow, type PasswordResetRow } from './accounts-repo.js';
-export { CallsRepo, FINAL_STATES, type CallRow, type CallEventRow, type CallQuery, type Executor, type TranscriptLineRow } from './calls-repo.js';
+export { CallsRepo, type CallRow, type CallEventRow, type CallQuery, type Executor, type TranscriptLineRow } from './calls-repo.js';
 export { AssistantMessagesRepo, type AssistantMessageRow } from './assistant-messages-repo.js';
 export { AssistantTasksRepo, type AssistantTaskRow } from './assistant-tasks-repo.js';
 export const nowIso = (): string => new Date().toISOString();

@@ -111,11 +111,11 @@ export class WebhookDispatcher {
     this.enrichers.push(fields);
   }
 
-  /** The fields the enrichers add to the body of a call's event; a later enricher's win. */
-  async bodyFields(callId: string, ended: boolean): Promise<Record<string, unknown>> {
+  /** The body of a call's event with the fields the enrichers add (a later enricher's win); `ended`: the event ends the call. */
+  async enrich(callId: string, ended: boolean, body: WebhookBody): Promise<WebhookBody> {
     let fields: Record<string, unknown> = {};
     for (const enricher of this.enrichers) fields = { ...fields, ...(await enricher(callId, ended)) };
-    return fields;
+    return { ...body, ...fields };
   }
 
   /**

@@ -4,11 +4,11 @@ import { LiveAudio } from '../audio/live-audio';
 import { useCallAction } from '../call-action';
 import { useDevices, useSettings } from '../context';
 import { END_CAUSES, type EndCause } from '../../../src/calls/end-cause.js';
-import { clockTime, deviceName, endLabel, fullTime, STATE_LABELS, timelineLabel } from '../format';
+import { clockTime, deviceName, endLabel, fullTime, STATE_LABELS, STREAM_FORMAT_OPTIONS, timelineLabel } from '../format';
 import { LIMITS } from '../limits';
 import { useLive } from '../live';
 import { Link } from '../router';
-import { FINAL_STATES, type AssistantCallInfo, type Call, type CallEvent, type MediaInfo, type StreamInfo, type TranscriptLine } from '../types';
+import { FINAL_STATES, type StreamFormat, type AssistantCallInfo, type Call, type CallEvent, type MediaInfo, type StreamInfo, type TranscriptLine } from '../types';
 import { Badge, Button, Card, Empty, ErrorText, LinkBadge, Loading, PageHeader, SelectField, StateBadge, TextField, Unavailable, useNow } from '../ui';
 import { callDuration } from './calls';
 
@@ -366,7 +366,7 @@ function Keypad({ call, onSent }: { call: Call; onSent: () => void }) {
 
 function StreamCard({ call, stream, onChange }: { call: Call; stream: Optional<StreamInfo>; onChange: () => void }) {
   const [url, setUrl] = useState('');
-  const [format, setFormat] = useState<'raw' | 'vendor'>('raw');
+  const [format, setFormat] = useState<StreamFormat>('raw');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const final = FINAL_STATES.has(call.state);
@@ -424,9 +424,12 @@ function StreamCard({ call, stream, onChange }: { call: Call; stream: Optional<S
           ) : (
             <form onSubmit={attach} className="stack compact" noValidate>
               <TextField label="Agent WebSocket URL" placeholder="wss://agent.example.com/voice" value={url} onChange={(e) => setUrl(e.target.value)} error={error?.field('url')} required />
-              <SelectField label="Format" value={format} onChange={(e) => setFormat(e.target.value as 'raw' | 'vendor')} error={error?.field('format')}>
-                <option value="raw">Raw PCM (16 kHz)</option>
-                <option value="vendor">Twilio-style media stream (8 kHz μ-law)</option>
+              <SelectField label="Format" value={format} onChange={(e) => setFormat(e.target.value as StreamFormat)} error={error?.field('format')}>
+                {STREAM_FORMAT_OPTIONS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
               </SelectField>
               <Button type="submit" busy={busy}>
                 Attach stream

@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { normalizeDialable } from '../../../src/calls/dialable.js';
 import { api, type ApiError } from '../api';
+import { STREAM_FORMAT_OPTIONS } from '../format';
+import type { StreamFormat } from '../types';
 import { sentence } from '../plain-words';
 import { useDevices } from '../context';
 import { LIMITS } from '../limits';
@@ -17,7 +19,7 @@ export function DialerPage() {
   const [advanced, setAdvanced] = useState(false);
   const [webhookUrl, setWebhookUrl] = useState('');
   const [streamUrl, setStreamUrl] = useState('');
-  const [streamFormat, setStreamFormat] = useState<'raw' | 'vendor'>('raw');
+  const [streamFormat, setStreamFormat] = useState<StreamFormat>('raw');
   const [metadata, setMetadata] = useState('');
   const [metadataError, setMetadataError] = useState<string | undefined>();
   /** What is wrong with the number, said before anything is sent (the API checks the same rule). */
@@ -146,9 +148,12 @@ export function DialerPage() {
               <TextField label="Webhook URL for this call" placeholder="https://example.com/hooks/voice" value={webhookUrl} onChange={(e) => setWebhookUrl(e.target.value)} error={fieldIssue('webhookUrl')} hint="Receives this call's events instead of the default webhook." />
               <TextField label="Stream to agent (WebSocket URL)" placeholder="wss://agent.example.com/voice" value={streamUrl} onChange={(e) => setStreamUrl(e.target.value)} error={fieldIssue('stream')} hint="The gateway connects the call's audio to it when the call is answered." />
               {streamUrl && (
-                <SelectField label="Stream format" value={streamFormat} onChange={(e) => setStreamFormat(e.target.value as 'raw' | 'vendor')}>
-                  <option value="raw">Raw PCM (16 kHz)</option>
-                  <option value="vendor">Twilio-style media stream (8 kHz μ-law)</option>
+                <SelectField label="Stream format" value={streamFormat} onChange={(e) => setStreamFormat(e.target.value as StreamFormat)}>
+                  {STREAM_FORMAT_OPTIONS.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
                 </SelectField>
               )}
               <TextArea label="Metadata (JSON object)" rows={3} className="mono" placeholder='{"customer": "42"}' value={metadata} onChange={(e) => setMetadata(e.target.value)} error={metadataError ?? fieldIssue('metadata')} />

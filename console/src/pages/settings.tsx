@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, type ApiError, type SettingsPatch } from '../api';
 import { useSession, useSettings } from '../context';
+import { STREAM_FORMAT_OPTIONS } from '../format';
 import type { SecretInfo, Settings } from '../types';
 import { Badge, Button, Card, CopyButton, ErrorText, Loading, PageHeader, SelectField, TextField } from '../ui';
 import { BrowserCard } from './browser-settings';
@@ -76,7 +77,7 @@ export function SettingsPage() {
           readOnly={readOnly}
           fields={[
             { key: 'incomingStreamUrl', label: 'Incoming stream URL', placeholder: 'wss://agent.example.com/voice', hint: 'When set, incoming calls are answered after about a second and streamed here.' },
-            { key: 'incomingStreamFormat', label: 'Stream format', options: [['raw', 'Raw PCM (16 kHz)'], ['vendor', 'Twilio-style media stream (8 kHz μ-law)']] },
+            { key: 'incomingStreamFormat', label: 'Stream format', options: STREAM_FORMAT_OPTIONS },
           ]}
         />
         <Section

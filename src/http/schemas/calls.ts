@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { STREAM_FORMATS } from '../../codecs/formats.js';
 import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
 import { END_CAUSES } from '../../calls/end-cause.js';
 import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
@@ -16,7 +17,7 @@ export const StreamConfig = z
       description: "the agent's WebSocket; the gateway signs its upgrade with the webhook secret (Standard Webhooks headers over this exact URL)",
       example: 'wss://agent.example.com/voice',
     }),
-    format: z.enum(['raw', 'vendor']).optional().openapi({
+    format: z.enum(STREAM_FORMATS).optional().openapi({
       description:
         '`raw` (default): binary 16 kHz s16le frames; from the agent, PCM of any length, `{"type": "clear"}`, and (an extension) `{"type": "mark", "name"}`, told back as `{"type": "mark", "name", "data": {"name", "event": "playout"}}` once the audio before it has played (`"event": "cleared"` at clear), plus jambonz\'s audio verbs (`killAudio` is clear, `disconnect` hangs up, `{"type": "mark", "data": {"name"}}`). `vendor`: Twilio Media Streams JSON with 8 kHz mu-law',
     }),

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { STREAM_FORMATS } from '../../codecs/formats.js';
 import { text } from '../../text.js';
 import { HttpUrl, PublicUrl, WsUrl } from './common.js';
 
@@ -22,7 +23,7 @@ export const Settings = z
     webhookUrl: z.string().nullable().openapi({ description: 'default webhook, receives every call event' }),
     docsUrl: z.string().nullable(),
     incomingStreamUrl: z.string().nullable(),
-    incomingStreamFormat: z.enum(['raw', 'vendor']),
+    incomingStreamFormat: z.enum(STREAM_FORMATS),
     assistantModel: z.string().nullable(),
     assistantApiKey: SecretInfo,
     webhookSecret: SecretInfo,
@@ -50,7 +51,7 @@ export const SettingsUpdate = z
     webhookUrl: clearable(HttpUrl, 'must be an http:// or https:// URL'),
     docsUrl: clearable(HttpUrl, 'must be an http:// or https:// URL'),
     incomingStreamUrl: clearable(WsUrl, 'must be a ws:// or wss:// URL'),
-    incomingStreamFormat: clearable(z.enum(['raw', 'vendor']), 'must be "raw" or "vendor"'),
+    incomingStreamFormat: clearable(z.enum(STREAM_FORMATS), 'must be "raw" or "vendor"'),
     assistantModel: clearable(text().max(100), 'must be a model name of at most 100 characters, without control characters'),
     assistantApiKey: clearable(text().min(8).max(500), 'must be a key of 8 to 500 characters, without control characters'),
     webhookSecret: clearable(WEBHOOK_SECRET, 'must be whsec_ followed by at least 24 bytes of base64'),
