@@ -295,7 +295,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     await callInState(g, call.id, 'active');
     // Several health reports later (100 ms apart), still no frame went out.
     const healthBefore = phone.messages('out', 'health').length;
-    await phone.lines.next(() => phone.messages('out', 'health').length >= healthBefore + 3, 5000, 'three more health reports');
+    await phone.lines.next(() => phone.messages('out', 'health').length >= healthBefore + 3, { timeoutMs: 5000, what: 'three more health reports' });
     expect((await phone.request('frames'))['frames']).toMatchObject({ sent: 0, streaming: false });
     expect((await g.api('GET', `/v1/calls/${call.id}`)).body.media.streaming).toBe(false);
 

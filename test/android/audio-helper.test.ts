@@ -126,7 +126,7 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     const received = conn.binary.items.length;
     await phone.request('helper', { action: 'start' });
     await eventually(() => getDevice(g, deviceId), (d) => d.health?.audio === 'running', { what: 'running again' });
-    await conn.binary.nextNew(() => conn.binary.items.length >= received + 10, 5000, 'frames again');
+    await conn.binary.nextNew(() => conn.binary.items.length >= received + 10, { timeoutMs: 5000, what: 'frames again' });
     await eventually(() => streaming(g, call.id), (s) => s, { what: 'streaming again' });
     expect((await phone.request('helper', { action: 'state' }))['captures']).toBe(2);
   });

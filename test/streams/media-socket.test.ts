@@ -113,7 +113,7 @@ describe('media WebSocket /v1/calls/{callId}/media', () => {
     await two.frames(5);
     // Both hear the same frames of the remote party.
     const last = two.binary.items[two.binary.items.length - 1]!.data;
-    await one.binary.next((b) => b.data.equals(last), 2000, 'the frame the other listener heard');
+    await one.binary.next((b) => b.data.equals(last), { timeoutMs: 2000, what: 'the frame the other listener heard' });
 
     // Each sends 1 s of a constant +1000: the phone hears +2000 where both overlap.
     one.sendBinary(constantPcm(16000, 1000));
