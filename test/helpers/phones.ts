@@ -7,6 +7,7 @@ import { PhoneSimulator, type EventMessage, type PhoneEventName, type PhoneSimul
 import type { Call, CallEvent } from '../../src/calls/index.js';
 import type { Device, Pairing } from '../../src/phones/index.js';
 import type { WebhookDelivery as Delivery } from '../../src/webhooks/index.js';
+import { until } from './waits.js';
 import { startTestGateway, type ApiResponse, type Endpoint, type TestGateway } from './gateway.js';
 
 /** Prints a response for assertion messages. */
@@ -23,20 +24,8 @@ export interface ErrorBody {
 
 // ---- waiting without sleeping ---------------------------------------------------------------
 
-/**
- * Polls `read` until `done` holds (a short bounded loop, for states that raise no event the test can
- * hear); fails with the last value seen.
- */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, { timeoutMs = 5000, intervalMs = 15, what = 'condition' } = {}): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 800)}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    last = await read();
-  }
-  return last;
-}
+/** The condition helper (test/helpers/waits.ts), here too since most tests import from this file. */
+export { until };
 
 /** The call as GET /v1/calls/{callId} shows it. */
 export async function getCall(gateway: Endpoint, callId: string): Promise<Call> {
@@ -65,7 +54,7 @@ export async function getDeliveries(gateway: Endpoint, query = ''): Promise<Deli
 
 /** Polls the call until it is in `state`. */
 export const callInState = (gateway: Endpoint, callId: string, state: Call['state'], timeoutMs = 5000): Promise<Call> =>
-  eventually(() => getCall(gateway, callId), (c) => c.state === state, { timeoutMs, what: `call ${callId} ${state}` });
+  until(() => getCall(gateway, callId), (c) => c.state === state, { timeoutMs, what: `call ${callId} ${state}` });
 
 /**
  * Waits until the simulator's first event named `event` created after index `from` of `sim.events`

@@ -37,14 +37,14 @@ interface Waiter<T> {
   fail: (sentence: string) => void;
 }
 
-const shortJson = (item: unknown): string => {
+const shortJson = (item: unknown, max = 160): string => {
   let text: string;
   try {
     text = JSON.stringify(item) ?? String(item);
   } catch {
     text = String(item);
   }
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 };
 
 /**
@@ -63,7 +63,7 @@ export class Recorded<T> {
    */
   constructor(
     readonly name = 'stream',
-    private readonly describe: (item: T) => string = shortJson,
+    private readonly describe: (item: T) => string = (item) => shortJson(item),
   ) {}
 
   get length(): number {
@@ -180,7 +180,7 @@ export async function until<T>(
   const options = typeof doneOrOptions === 'function' ? maybeOptions : (doneOrOptions ?? {});
   const { timeoutMs = DEFAULT_WAIT_MS, what = 'condition', wake, intervalMs = 15 } = options;
   const deadline = Date.now() + timeoutMs;
-  const failure = (last: T): Error => new Error(`${what} not reached within ${timeoutMs} ms; last value: ${shortJson(last)}`);
+  const failure = (last: T): Error => new Error(`${what} not reached within ${timeoutMs} ms; last value: ${shortJson(last, 800)}`);
   let last = await read();
   if (done(last)) return last;
   if (!wake) {

@@ -4,7 +4,7 @@ import { PHONE_BUFFER_FRAMES } from '../../src/audio/pacer.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { TEST_API_KEY, whileApiKeysAway } from '../helpers/gateway.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
-import { callInState, eventually, testScope, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, testScope, type ErrorBody } from '../helpers/phones.js';
 import { constantPcm, nonZeroSamples, openMedia, placeCall, rampPcm, samples, TONE, toneFrames, unstamped, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -174,7 +174,7 @@ describe('a media socket whose credential is revoked', () => {
 
     await whileApiKeysAway(g, async () => {
       const from = pings;
-      await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
+      await until(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
       expect(byKey.open).toBe(true);
     });
 
