@@ -3,7 +3,7 @@ import { FRAME_BYTES } from '../audio/constants.js';
 import { AudioRecorder } from './audio-recorder.js';
 import { pcmLoopSource, readStamp, toneSource, writeStamp, STAMP_BYTES } from './audio-source.js';
 import { FrameClock } from './frame-clock.js';
-import { zeroCrossings } from './test-support/fake-gateway.js';
+import { zeroCrossings } from '../../test/fakes/fake-gateway.js';
 import { encodeWav, parseWav } from './wav.js';
 
 describe('parseWav', () => {

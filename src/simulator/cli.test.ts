@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PHONE_USAGE, parseSims, runPhoneCommand } from './cli.js';
-import { FakeGateway } from './test-support/fake-gateway.js';
+import { FakeGateway } from '../../test/fakes/fake-gateway.js';
+import { Recorded } from '../../test/helpers/waits.js';
 
 let gw: FakeGateway;
 let dir: string;
@@ -20,26 +21,13 @@ afterEach(async () => {
 
 /** Runs the command; `until(re)` resolves when a printed line matches. */
 function run(argv: string[]) {
-  const lines: string[] = [];
-  const waits: { re: RegExp; resolve: () => void }[] = [];
-  const out = (line: string): void => {
-    lines.push(line);
-    for (const w of waits.filter((w) => w.re.test(line))) {
-      waits.splice(waits.indexOf(w), 1);
-      w.resolve();
-    }
-  };
+  const printed = new Recorded<string>('voice-gateway phone output', (line) => line);
   const ac = new AbortController();
-  const done = runPhoneCommand(argv, { out, signal: ac.signal, env: {} });
-  const until = (re: RegExp): Promise<void> => {
-    if (lines.some((l) => re.test(l))) return Promise.resolve();
-    const wait = new Promise<void>((resolve) => waits.push({ re, resolve }));
-    const timeout = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new Error(`no line matching ${re} in:\n${lines.join('\n')}`)), 3000).unref();
-    });
-    return Promise.race([wait, timeout]);
+  const done = runPhoneCommand(argv, { out: (line) => printed.add(line), signal: ac.signal, env: {} });
+  const until = async (re: RegExp): Promise<void> => {
+    await printed.next((line) => re.test(line), { timeoutMs: 3000, what: `line matching ${re}` });
   };
-  return { lines, done, until, stop: () => ac.abort() };
+  return { lines: printed.items, done, until, stop: () => ac.abort() };
 }
 
 describe('voice-gateway phone', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPhoneCommand } from '../../src/simulator/index.js';
 import { closedPort } from '../streams/helpers.js';
-import { eventually, getDevice, pairingCode, testScope } from '../helpers/phones.js';
+import { until, getDevice, pairingCode, testScope } from '../helpers/phones.js';
 import { hostBuild, requireJdk, skipAndroid } from './support.js';
 import { JvmPhone } from './jvm-phone.js';
 import { TcpProxy, selfSignedCertificate } from './proxy.js';
@@ -53,7 +53,7 @@ describe.skipIf(skipAndroid)("the app's core at the edges", () => {
       out: (l) => lines.push(l),
       signal: stopNode.signal,
     });
-    await eventually(async () => lines, (l) => l.some((x) => x.includes('connected to')));
+    await until(async () => lines, (l) => l.some((x) => x.includes('connected to')));
     stopNode.abort();
     await nodePhone;
     const nodeCreds = JSON.parse(readFileSync(nodeFile, 'utf8')) as { deviceId: string };
@@ -70,7 +70,7 @@ describe.skipIf(skipAndroid)("the app's core at the edges", () => {
     const again: string[] = [];
     const stopAgain = new AbortController();
     const nodeAgain = runPhoneCommand(['--url', g.url, '--token-file', jvmFile, '--silence'], { out: (l) => again.push(l), signal: stopAgain.signal });
-    await eventually(async () => again, (l) => l.some((x) => x.includes(`connected to ${g.url} as ${jvmId}`)));
+    await until(async () => again, (l) => l.some((x) => x.includes(`connected to ${g.url} as ${jvmId}`)));
     stopAgain.abort();
     await nodeAgain;
   });
@@ -86,7 +86,7 @@ describe.skipIf(skipAndroid)("the app's core at the edges", () => {
     t.defer(() => {
       child.kill('SIGKILL');
     });
-    await eventually(async () => out, (o) => /the gateway named the incoming call call_/.test(o), { timeoutMs: 10_000, what: 'CLI output' });
+    await until(async () => out, (o) => /the gateway named the incoming call call_/.test(o), { timeoutMs: 10_000, what: 'CLI output' });
     expect(out).toMatch(/paired as phone-[0-9a-f]+/);
     expect(out).toMatch(new RegExp(`credentials saved to ${tokenFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(out).toMatch(/connected to http:\/\/127\.0\.0\.1:\d+ as phone-/);

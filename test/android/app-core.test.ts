@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readStamp } from '../../src/simulator/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { callInState, eventually, getCall, getDevice, getEvents, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
+import { callInState, until, getCall, getDevice, getEvents, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
 import { openMedia, rampPcm, samples, toneFrames, unstamped } from '../streams/helpers.js';
 import { skipAndroid } from './support.js';
 import { JvmPhone, type JvmPhoneOptions } from './jvm-phone.js';
@@ -45,7 +45,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     expect(out[0]).toMatchObject({ type: 'hello', appVersion: '0.1.0-jvm' });
     expect(out[0]).not.toHaveProperty('call');
     expect(out[1]).toMatchObject({ type: 'health' });
-    const device = await eventually(() => getDevice(g, deviceId), (d) => d.health?.['reportedAt'] !== undefined);
+    const device = await until(() => getDevice(g, deviceId), (d) => d.health?.['reportedAt'] !== undefined);
     expect(device).toMatchObject({ id: deviceId, name: 'Phone simulator (JVM)', connected: true });
     expect(device.health).toMatchObject({
       battery: 87, charging: true, network: 'wifi', signal: 4, carrier: 'Simulated Carrier', audio: 'running',
@@ -68,7 +68,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     await act(g, call.id, 'unhold');
     await callInState(g, call.id, 'active');
     await act(g, call.id, 'dtmf', { digits: '12#' });
-    await eventually(async () => (await phone.request('tones'))['digits'] as string, (d) => d === '12#');
+    await until(async () => (await phone.request('tones'))['digits'] as string, (d) => d === '12#');
     await act(g, call.id, 'hangup');
     const ended = await callInState(g, call.id, 'ended');
     expect(ended.endedAt).toBeTruthy();
@@ -163,14 +163,14 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     const call = await place(g, await deviceIdOf(phone));
     await callInState(g, call.id, 'active');
     // Every ack so far has reached the phone: only the next event's ack is lost.
-    await eventually(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 0);
+    await until(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 0);
 
     proxy.holdDownstream(true);
     await phone.request('remoteHangup');
     const sent = await phone.message('out', (m) => m.type === 'event' && m['event'] === 'call.disconnected');
     await callInState(g, call.id, 'ended');
     // The core publishes its status after it has sent the event: a status read right away may be the one from before.
-    await eventually(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 1, { what: 'call.disconnected kept unacked' });
+    await until(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 1, { what: 'call.disconnected kept unacked' });
 
     proxy.cut();
     proxy.holdDownstream(false);
@@ -190,13 +190,13 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     await act(g, callId, 'answer');
     await callInState(g, callId, 'active');
     // The gateway has call.active; its ack must have reached the phone too, or it stays in the outbox.
-    await eventually(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 0, { what: 'call.active acked' });
+    await until(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 0, { what: 'call.active acked' });
 
     proxy.refuse(true);
     proxy.cut();
     await phone.nextStatus((s) => s['link'] === 'WAITING_TO_RETRY');
     await phone.request('remoteHangup');
-    await eventually(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 1, { what: 'call.disconnected kept' });
+    await until(async () => (await phone.request('status'))['status'].outboxSize as number, (n) => n === 1, { what: 'call.disconnected kept' });
     // The restarted core reports its status before the request is answered: read it from the answer.
     const restarted = await phone.request('restart');
     expect(restarted['status'].outboxSize, 'the restarted app loaded its outbox').toBe(1);
@@ -222,7 +222,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     proxy.cut();
     const waiting = await phone.nextStatus((s) => s['link'] === 'WAITING_TO_RETRY');
     expect(waiting['lastError']).toBeTruthy();
-    await eventually(async () => proxy.attempts.length - from, (n) => n >= 3, { timeoutMs: 10_000, what: 'three attempts' });
+    await until(async () => proxy.attempts.length - from, (n) => n >= 3, { timeoutMs: 10_000, what: 'three attempts' });
     proxy.refuse(false);
     await phone.nextStatus((s) => s['link'] === 'CONNECTED', 10_000);
     const hello = phone.messages('out', 'hello').at(-1)!;
@@ -259,7 +259,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     const phone = await jvmPhone(g.url, g, { args: ['--ring-ms', '20', '--stamp'], timings: { jitterMax: 100 } });
     const call = await place(g, await deviceIdOf(phone));
     await callInState(g, call.id, 'active');
-    await eventually(async () => (await g.api('GET', `/v1/calls/${call.id}`)).body.media.streaming as boolean, (s) => s === true);
+    await until(async () => (await g.api('GET', `/v1/calls/${call.id}`)).body.media.streaming as boolean, (s) => s === true);
 
     const media = await openMedia(g, call.id, { authorization: `Bearer ${TEST_API_KEY}` });
     if (!media.ok) throw new Error(`media socket refused: ${media.status}`);
@@ -275,7 +275,7 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     await phone.request('resetRecorded');
     const speech = rampPcm(16000); // one second
     media.peer.sendBinary(speech);
-    await eventually(async () => (await phone.request('frames'))['frames'].audible as number, (n) => n >= 50, { timeoutMs: 15_000, what: 'one second played' });
+    await until(async () => (await phone.request('frames'))['frames'].audible as number, (n) => n >= 50, { timeoutMs: 15_000, what: 'one second played' });
     const played = Buffer.from((await phone.request('recorded'))['audio'] as string, 'base64');
     const heard = samples(played).filter((s) => s !== 0);
     expect(heard).toEqual(samples(speech));
@@ -290,17 +290,17 @@ describe.skipIf(skipAndroid)("the app's core against a real gateway", () => {
     const phone = await jvmPhone(g.url, g, { args: ['--ring-ms', '20'], timings: { health: 100 } });
     const deviceId = await deviceIdOf(phone);
     await phone.request('audioState', { state: 'stopped', inject: false });
-    await eventually(() => getDevice(g, deviceId), (d) => d.health?.['audio'] === 'stopped');
+    await until(() => getDevice(g, deviceId), (d) => d.health?.['audio'] === 'stopped');
     const call = await place(g, deviceId);
     await callInState(g, call.id, 'active');
     // Several health reports later (100 ms apart), still no frame went out.
     const healthBefore = phone.messages('out', 'health').length;
-    await phone.lines.next(() => phone.messages('out', 'health').length >= healthBefore + 3, 5000, 'three more health reports');
+    await phone.lines.next(() => phone.messages('out', 'health').length >= healthBefore + 3, { timeoutMs: 5000, what: 'three more health reports' });
     expect((await phone.request('frames'))['frames']).toMatchObject({ sent: 0, streaming: false });
     expect((await g.api('GET', `/v1/calls/${call.id}`)).body.media.streaming).toBe(false);
 
     await phone.request('audioState', { state: 'running', inject: true });
-    await eventually(async () => (await phone.request('frames'))['frames'].sent as number, (n) => n > 0);
-    await eventually(() => getDevice(g, deviceId), (d) => d.health?.['audio'] === 'running');
+    await until(async () => (await phone.request('frames'))['frames'].sent as number, (n) => n > 0);
+    await until(() => getDevice(g, deviceId), (d) => d.health?.['audio'] === 'running');
   });
 });

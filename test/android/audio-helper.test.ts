@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readStamp } from '../../src/simulator/index.js';
-import { callInState, eventually, getDevice, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
+import { callInState, until, getDevice, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
 import { agent, rampPcm, samples, streamInfo, toneFrames, unstamped, type PeerSocket } from '../streams/helpers.js';
 import { JvmPhone, type JvmPhoneOptions } from './jvm-phone.js';
 import { skipAndroid } from './support.js';
@@ -43,7 +43,7 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
   it('reports the helper running with its capabilities, and its tone reaches a raw agent unchanged', async () => {
     const g = await t.gateway();
     const { phone, deviceId } = await helperPhone(g);
-    const device = await eventually(() => getDevice(g, deviceId), (d) => d.health?.audio === 'running' && d.health.audioCapabilities !== undefined);
+    const device = await until(() => getDevice(g, deviceId), (d) => d.health?.audio === 'running' && d.health.audioCapabilities !== undefined);
     expect(device.health?.audioCapabilities).toEqual({ capture: true, inject: true, method: 'simulated', sampleRate: 16000 });
 
     const { call, conn } = await streamedCall(g, deviceId);
@@ -68,7 +68,7 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     const speech = rampPcm(16000); // one second, sent at once
     conn.sendBinary(speech);
     // The whole counters, so that a failure shows where frames went (received, played, injectDropped).
-    const counters = await eventually(async () => (await phone.request('frames'))['frames'] as { audible: number; injectDropped: number }, (f) => f.audible >= 50, { timeoutMs: 15_000, what: 'one second in the sink' });
+    const counters = await until(async () => (await phone.request('frames'))['frames'] as { audible: number; injectDropped: number }, (f) => f.audible >= 50, { timeoutMs: 15_000, what: 'one second in the sink' });
     expect(counters.injectDropped).toBe(0);
     const played = Buffer.from((await phone.request('recorded'))['audio'] as string, 'base64');
     expect(samples(played).filter((s) => s !== 0)).toEqual(samples(speech));
@@ -88,14 +88,14 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
   it('a listen-only helper: the health says so and the gateway\'s audio is discarded on the phone', async () => {
     const g = await t.gateway();
     const { phone, deviceId } = await helperPhone(g, 'fake-listen-only');
-    const device = await eventually(() => getDevice(g, deviceId), (d) => d.health?.audioCapabilities !== undefined);
+    const device = await until(() => getDevice(g, deviceId), (d) => d.health?.audioCapabilities !== undefined);
     expect(device.health?.audioCapabilities).toEqual({ capture: true, inject: false, method: 'simulated', sampleRate: 16000 });
     const { conn } = await streamedCall(g, deviceId);
     await conn.frames(10, 5000);
     expect((await phone.request('status'))['status']).toMatchObject({ audio: 'running', canInject: false, streaming: true });
 
     conn.sendBinary(rampPcm(16000));
-    await eventually(async () => (await phone.request('frames'))['frames'].received as number, (n) => n >= 20, { what: 'the gateway\'s frames reached the phone' });
+    await until(async () => (await phone.request('frames'))['frames'].received as number, (n) => n >= 20, { what: 'the gateway\'s frames reached the phone' });
     const helper = await phone.request('helper', { action: 'state' });
     expect(helper['arrivals']).toEqual([]);
     expect(helper['injecting']).toBe(false);
@@ -107,7 +107,7 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     const { phone, deviceId } = await helperPhone(g);
     const { call, conn } = await streamedCall(g, deviceId);
     await conn.frames(10, 5000);
-    await eventually(() => streaming(g, call.id), (s) => s, { what: 'streaming' });
+    await until(() => streaming(g, call.id), (s) => s, { what: 'streaming' });
 
     const healthBefore = phone.messages('out', 'health').length;
     // Sent on the change, not with the next report of every 60 s. Awaited from before the request:
@@ -117,17 +117,17 @@ describe.skipIf(skipAndroid)("the app's core with a fake audio helper", () => {
     const report = await stopped;
     expect(phone.messages('out', 'health').length).toBe(healthBefore + 1);
     expect(report['health'].audioCapabilities).toEqual({ capture: true, inject: true, method: 'simulated', sampleRate: 16000 });
-    await eventually(() => getDevice(g, deviceId), (d) => d.health?.audio === 'stopped', { what: 'the device shows stopped' });
-    await eventually(() => streaming(g, call.id), (s) => !s, { what: 'streaming false' });
+    await until(() => getDevice(g, deviceId), (d) => d.health?.audio === 'stopped', { what: 'the device shows stopped' });
+    await until(() => streaming(g, call.id), (s) => !s, { what: 'streaming false' });
     expect((await g.api<{ call: Call }>('GET', `/v1/calls/${call.id}`)).body.call.state).toBe('active');
     expect((await streamInfo(g, call.id)).status).toBe('live');
     expect(conn.open).toBe(true);
 
     const received = conn.binary.items.length;
     await phone.request('helper', { action: 'start' });
-    await eventually(() => getDevice(g, deviceId), (d) => d.health?.audio === 'running', { what: 'running again' });
-    await conn.binary.nextNew(() => conn.binary.items.length >= received + 10, 5000, 'frames again');
-    await eventually(() => streaming(g, call.id), (s) => s, { what: 'streaming again' });
+    await until(() => getDevice(g, deviceId), (d) => d.health?.audio === 'running', { what: 'running again' });
+    await conn.binary.nextNew(() => conn.binary.items.length >= received + 10, { timeoutMs: 5000, what: 'frames again' });
+    await until(() => streaming(g, call.id), (s) => s, { what: 'streaming again' });
     expect((await phone.request('helper', { action: 'state' }))['captures']).toBe(2);
   });
 });

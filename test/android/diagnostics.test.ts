@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callInState, eventually, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
+import { callInState, until, pairingCode, show, testScope, type Call } from '../helpers/phones.js';
 import type { Endpoint } from '../helpers/gateway.js';
 import { JvmPhone } from './jvm-phone.js';
 import { skipAndroid } from './support.js';
@@ -43,7 +43,7 @@ describe.skipIf(skipAndroid)("the JVM phone's self-test", () => {
     const phone = t.track(await JvmPhone.start({ url: g.url, code: await pairingCode(g), args: ['--helper', 'fake', '--ring-ms', '20'], timings: FAST }));
     const deviceId = (await phone.connected(10_000))['deviceId'] as string;
 
-    const first = await eventually(() => read(g, deviceId), (r) => r.body.diagnostics !== null, { timeoutMs: 10_000, what: 'the first report' });
+    const first = await until(() => read(g, deviceId), (r) => r.body.diagnostics !== null, { timeoutMs: 10_000, what: 'the first report' });
     expect(first.status, show(first)).toBe(200);
     const report = first.body.diagnostics!.report;
     expect(report.trigger).toBe('helper_started');
@@ -69,13 +69,13 @@ describe.skipIf(skipAndroid)("the JVM phone's self-test", () => {
     const res = await g.api<{ call: Call }>('POST', '/v1/calls', { deviceId, to: '+15550100' });
     expect(res.status, show(res)).toBe(202);
     await callInState(g, res.body.call.id, 'active');
-    const after = await eventually(() => read(g, deviceId), (r) => (r.body.diagnostics?.report.helper.diagnostics?.captures ?? 0) >= 1, { timeoutMs: 10_000, what: 'the report after the capture' });
+    const after = await until(() => read(g, deviceId), (r) => (r.body.diagnostics?.report.helper.diagnostics?.captures ?? 0) >= 1, { timeoutMs: 10_000, what: 'the report after the capture' });
     expect(after.body.diagnostics!.report.trigger).toBe('helper_report');
     expect(after.body.diagnostics!.report.helper.diagnostics?.attempts).toContainEqual(expect.objectContaining({ way: 'simulated@16000', result: 'opened' }));
 
     // On demand.
     await phone.request('selfTest');
-    await eventually(() => read(g, deviceId), (r) => r.body.diagnostics?.report.trigger === 'manual', { timeoutMs: 10_000, what: 'the report on demand' });
+    await until(() => read(g, deviceId), (r) => r.body.diagnostics?.report.trigger === 'manual', { timeoutMs: 10_000, what: 'the report on demand' });
   });
 
   it('keeps the latest report while the gateway is away and sends it once welcomed again', async () => {
@@ -86,14 +86,14 @@ describe.skipIf(skipAndroid)("the JVM phone's self-test", () => {
     const phone = t.track(await JvmPhone.start({ url: first.url, code: await pairingCode(first) }));
     const deviceId = (await phone.connected(10_000))['deviceId'] as string;
     // The tone port runs from the start: its report comes by itself.
-    await eventually(() => read(first, deviceId), (r) => r.body.diagnostics?.report.trigger === 'helper_started', { timeoutMs: 10_000, what: 'the first report' });
+    await until(() => read(first, deviceId), (r) => r.body.diagnostics?.report.trigger === 'helper_started', { timeoutMs: 10_000, what: 'the first report' });
     await first.stop();
     await phone.nextStatus((s) => s['link'] !== 'CONNECTED', 10_000, 'offline');
 
     await phone.request('selfTest');
     const again = await t.gateway({ dataDir, env });
     await phone.nextStatus((s) => s['link'] === 'CONNECTED', 10_000, 'back');
-    const stored = await eventually(() => read(again, deviceId), (r) => r.body.diagnostics?.report.trigger === 'manual', { timeoutMs: 10_000, what: 'the report made offline' });
+    const stored = await until(() => read(again, deviceId), (r) => r.body.diagnostics?.report.trigger === 'manual', { timeoutMs: 10_000, what: 'the report made offline' });
     // Made while the gateway was away, and said so.
     expect(stored.body.diagnostics!.report.gateway.link).not.toBe('connected');
   });

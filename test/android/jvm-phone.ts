@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Recorded } from '../helpers/recorded.js';
+import { Recorded } from '../helpers/waits.js';
 import { hostBuild, requireJdk } from './support.js';
 
 /** One line the JVM phone wrote on stdout (see android/jvm Control.java). */
@@ -30,7 +30,7 @@ const DEFAULT_TIMINGS = { backoff: 100, backoffMax: 400 };
  * driven over stdin and recorded from stdout: every status change and every protocol message.
  */
 export class JvmPhone {
-  readonly lines = new Recorded<JvmLine>();
+  readonly lines = new Recorded<JvmLine>('JVM phone');
   stderr = '';
   readonly exited: Promise<number | null>;
   readonly stateDir: string;
@@ -66,7 +66,7 @@ export class JvmPhone {
     args.push(...(options.args ?? []));
     const phone = new JvmPhone(spawn(requireJdk().java, args, { stdio: ['pipe', 'pipe', 'pipe'] }), stateDir);
     await Promise.race([
-      phone.lines.next((l) => l.kind === 'ready', 15_000, 'JVM phone ready'),
+      phone.lines.next((l) => l.kind === 'ready', { timeoutMs: 15_000, what: 'JVM phone ready' }),
       phone.exited.then((code) => {
         throw new Error(`the JVM phone exited with ${code} before it was ready:\n${phone.stderr}`);
       }),
@@ -77,7 +77,7 @@ export class JvmPhone {
   /** Asks the phone to do something (see Control.java for the ops) and returns the result line. */
   async request(op: string, fields: Record<string, unknown> = {}, timeoutMs = 5000): Promise<JvmLine> {
     const id = this.nextId++;
-    const result = this.lines.next((l) => l.kind === 'result' && l['id'] === id, timeoutMs, `result of ${op}`);
+    const result = this.lines.next((l) => l.kind === 'result' && l['id'] === id, { timeoutMs, what: `result of ${op}` });
     this.child.stdin.write(`${JSON.stringify({ id, op, ...fields })}\n`);
     const line = await result;
     if (!line['ok']) throw new Error(`${op} failed: ${line['error']}`);
@@ -86,12 +86,12 @@ export class JvmPhone {
 
   /** The first status line (seen already, or to come) that passes `test`. */
   status(test: (s: JvmLine) => boolean, timeoutMs = 5000, what = 'status'): Promise<JvmLine> {
-    return this.lines.next((l) => l.kind === 'status' && test(l), timeoutMs, `${what}; stderr:\n${this.stderr.slice(-1500)}`);
+    return this.lines.next((l) => l.kind === 'status' && test(l), { timeoutMs, what: `${what}; stderr:\n${this.stderr.slice(-1500)}` });
   }
 
   /** The next status line still to come that passes `test`. */
   nextStatus(test: (s: JvmLine) => boolean, timeoutMs = 5000, what = 'status'): Promise<JvmLine> {
-    return this.lines.nextNew((l) => l.kind === 'status' && test(l), timeoutMs, `${what}; stderr:\n${this.stderr.slice(-1500)}`);
+    return this.lines.nextNew((l) => l.kind === 'status' && test(l), { timeoutMs, what: `${what}; stderr:\n${this.stderr.slice(-1500)}` });
   }
 
   connected(timeoutMs = 5000): Promise<JvmLine> {
@@ -107,13 +107,13 @@ export class JvmPhone {
 
   /** A protocol message (seen already, or to come) in direction `dir` that passes `test`. */
   async message(dir: 'in' | 'out', test: (m: JvmLine) => boolean, timeoutMs = 5000, what = `${dir} message`): Promise<JvmLine> {
-    const line = await this.lines.next((l) => l.kind === 'message' && l['dir'] === dir && test(l['message'] as JvmLine), timeoutMs, what);
+    const line = await this.lines.next((l) => l.kind === 'message' && l['dir'] === dir && test(l['message'] as JvmLine), { timeoutMs, what });
     return line['message'] as JvmLine;
   }
 
   /** The next protocol message still to come. */
   async nextMessage(dir: 'in' | 'out', test: (m: JvmLine) => boolean, timeoutMs = 5000, what = `${dir} message`): Promise<JvmLine> {
-    const line = await this.lines.nextNew((l) => l.kind === 'message' && l['dir'] === dir && test(l['message'] as JvmLine), timeoutMs, what);
+    const line = await this.lines.nextNew((l) => l.kind === 'message' && l['dir'] === dir && test(l['message'] as JvmLine), { timeoutMs, what });
     return line['message'] as JvmLine;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callInState, eventually, getDevice, getEvents, pairingCode, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, getDevice, getEvents, pairingCode, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
 import { skipAndroid } from './support.js';
 import { JvmPhone } from './jvm-phone.js';
 
@@ -14,7 +14,7 @@ describe.skipIf(skipAndroid)("the app's core chooses the SIM", () => {
     const g = await t.gateway();
     const phone = t.track(await JvmPhone.start({ url: g.url, code: await pairingCode(g), args: ['--ring-ms', '30'] }));
     const deviceId = (await phone.connected(10_000))['deviceId'] as string;
-    const device = await eventually(() => getDevice(g, deviceId), (d) => d.health?.sims !== undefined, { what: 'the SIMs reported' });
+    const device = await until(() => getDevice(g, deviceId), (d) => d.health?.sims !== undefined, { what: 'the SIMs reported' });
     return { g, phone, deviceId, device };
   }
 

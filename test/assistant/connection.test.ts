@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { eventually, getCall } from '../helpers/phones.js';
+import { until, getCall } from '../helpers/phones.js';
 import { agentInfo, KEY, rig, testScope, type AssistantCallInfo } from './support.js';
 
 const scope = testScope();
@@ -63,7 +63,7 @@ describe('the connection to the voice model, in plain words (issue 26, point 2)'
     expect((await getCall(r.gateway, callId)).state).toBe('ringing');
     expect((await agentInfo(r.gateway, callId)).error).toBe(plain);
     type Events = { events: Array<{ event: string; payload: Record<string, unknown> }> };
-    const { events } = await eventually(
+    const { events } = await until(
       async () => (await r.gateway.api<Events>('GET', `/v1/calls/${callId}/events`)).body,
       (b) => b.events.some((e) => e.event === 'gateway.assistant_failed'),
       { what: 'the failure on the timeline' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openLive } from '../console/support.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { callInState, eventually, getCall } from '../helpers/phones.js';
+import { callInState, until, getCall } from '../helpers/phones.js';
 import { agentInfo, frequencyOf, KEY, pcmOf, rig, takenCall, testScope, tone } from './support.js';
 
 const scope = testScope();
@@ -78,7 +78,7 @@ describe('the assistant on a call', () => {
     expect(JSON.parse((output.item as { output: string }).output)).toMatchObject({ ok: true });
     await r.fake.waitForEvent('response.create');
 
-    const transcript = await eventually(
+    const transcript = await until(
       async () => (await r.gateway.api<{ transcript: Array<{ role: string; text: string }> }>('GET', `/v1/calls/${callId}/transcript`)).body.transcript,
       (t) => t.length === 2,
       { what: 'two transcript lines' },
@@ -88,7 +88,7 @@ describe('the assistant on a call', () => {
       ['caller', 'Hi, Max here, the roof leaks.'],
     ]);
 
-    const info = await eventually(() => agentInfo(r.gateway, callId), (i) => i.message !== undefined, { what: 'message' });
+    const info = await until(() => agentInfo(r.gateway, callId), (i) => i.message !== undefined, { what: 'message' });
     expect(info.transcript).toHaveLength(2);
     expect(info.message).toMatchObject({
       callId,
@@ -143,10 +143,10 @@ describe('the assistant on a call', () => {
     await callInState(r.gateway, callId, 'ended');
     // All 400 ms of the goodbye reached the phone before the hangup.
     expect(r.phone.receivedAudio().length).toBeGreaterThanOrEqual(400 * 32 - 640);
-    const info = await eventually(() => agentInfo(r.gateway, callId), (i) => i.status !== 'live', { what: 'the assistant session ends' });
+    const info = await until(() => agentInfo(r.gateway, callId), (i) => i.status !== 'live', { what: 'the assistant session ends' });
     expect(info.status).toBe('ended');
     const conn = r.fake.connections.at(-1)!;
-    await eventually(async () => conn.socket.readyState, (s) => s === conn.socket.CLOSED, { what: 'model socket closed' });
+    await until(async () => conn.socket.readyState, (s) => s === conn.socket.CLOSED, { what: 'model socket closed' });
   });
 
   it('DELETE hands the call back: the model socket closes, the call goes on', async () => {
@@ -175,7 +175,7 @@ describe('the assistant on a call', () => {
     expect(r.fake.requests).toHaveLength(0);
     r.phone.remoteAnswer();
     await r.fake.waitForEvent('response.create', undefined, 5000);
-    await eventually(() => agentInfo(r.gateway, callId), (i) => i.status === 'live', { what: 'assistant live' });
+    await until(() => agentInfo(r.gateway, callId), (i) => i.status === 'live', { what: 'assistant live' });
   });
 
   it('GET agent on a call the assistant never had', async () => {
@@ -200,11 +200,11 @@ describe('the message in webhooks', () => {
     scope.defer(() => live.close());
     const callId = await takenCall(r, '+4915100000077');
     r.fake.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c9', content_index: 0, transcript: 'Erika here, about my invoice.' });
-    await eventually(() => agentInfo(r.gateway, callId), (i) => i.transcript.length === 1, { what: 'a transcript line' });
+    await until(() => agentInfo(r.gateway, callId), (i) => i.transcript.length === 1, { what: 'a transcript line' });
     r.fake.sendFunctionCall({ callId: 'fc_m', name: 'record_message', arguments: { callerName: 'Erika', reason: 'Invoice question', urgency: 'low' } });
     // The console's live channel hears it at once.
     expect((await live.next((m) => m.type === 'message')).message).toMatchObject({ callId, callerName: 'Erika', urgency: 'low' });
-    await eventually(() => agentInfo(r.gateway, callId), (i) => i.message !== undefined, { what: 'message' });
+    await until(() => agentInfo(r.gateway, callId), (i) => i.message !== undefined, { what: 'message' });
     r.phone.remoteHangup();
     const all = await hooks.waitFor(3);
     const ended = all.find((h) => h.body.event === 'call.disconnected');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callInState, eventually, getCall } from '../helpers/phones.js';
+import { callInState, until, getCall } from '../helpers/phones.js';
 import { agentInfo, frequencyOf, KEY, rig, takenCall, testScope, type AssistantCallInfo } from './support.js';
 
 const scope = testScope();
@@ -81,7 +81,7 @@ describe('assistant failures', () => {
     const r = await rig(scope, { ping: { audioPingIntervalMs: 100, pongTimeoutMs: 2000 } });
     const callId = await takenCall(r);
     // Answered pings keep the assistant on the call.
-    await eventually(async () => r.fake.pings, (n) => n >= 3, { what: 'three pings answered' });
+    await until(async () => r.fake.pings, (n) => n >= 3, { what: 'three pings answered' });
     expect((await agentInfo(r.gateway, callId)).status).toBe('live');
     r.phone.resetReceived();
     r.fake.stopAnsweringPings();
@@ -112,6 +112,6 @@ describe('assistant failures', () => {
     expect((await getCall(r.gateway, callId)).state).toBe('ringing');
     expect(r.phone.commands.filter((c) => c.action === 'answer')).toHaveLength(0);
     const conn = r.fake.connections.at(-1)!;
-    await eventually(async () => conn.socket.readyState, (s) => s === conn.socket.CLOSED, { what: 'model socket closed' });
+    await until(async () => conn.socket.readyState, (s) => s === conn.socket.CLOSED, { what: 'model socket closed' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, show, testScope, type ErrorBody } from '../helpers/phones.js';
+import { until, show, testScope, type ErrorBody } from '../helpers/phones.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import { openLive } from '../console/support.js';
 import { rig, takenCall, type AssistantCallInfo } from './support.js';
@@ -14,7 +14,7 @@ describe('the assistant\'s inbox: read marks', () => {
     const callId = await takenCall(r, '+4915100000042');
     r.fake.sendFunctionCall({ callId: 'fc_1', name: 'record_message', arguments: { callerName: 'Max', reason: 'The roof leaks', urgency: 'high' } });
     const messages = async () => (await r.gateway.api<{ messages: Message[] }>('GET', '/v1/agent/messages')).body.messages;
-    const [taken] = await eventually(messages, (m) => m.length === 1, { what: 'the message' });
+    const [taken] = await until(messages, (m) => m.length === 1, { what: 'the message' });
     expect(taken).toMatchObject({ callId, urgency: 'high', readAt: null });
 
     const live = await openLive(r.gateway, { authorization: `Bearer ${TEST_API_KEY}` });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { callInState, eventually, getCall } from '../helpers/phones.js';
+import { callInState, until, getCall } from '../helpers/phones.js';
 import { agentInfo, rig, testScope, type AssistantCallInfo } from './support.js';
 
 const scope = testScope();
@@ -55,7 +55,7 @@ describe('incoming calls (rules 1 and 2)', () => {
     const callId = await r.phone.ringIncoming('+4915100000006');
     await callInState(r.gateway, callId, 'active');
     await r.fake.waitForEvent('response.create', undefined, 5000);
-    const info = await eventually(() => agentInfo(r.gateway, callId), (i) => i.status === 'live', { what: 'assistant live' });
+    const info = await until(() => agentInfo(r.gateway, callId), (i) => i.status === 'live', { what: 'assistant live' });
     expect(info.requested).toBe(true);
     expect(((await r.fake.waitForEvent('session.update')).session as { instructions: string }).instructions).toContain('Dana');
   });
@@ -64,7 +64,7 @@ describe('incoming calls (rules 1 and 2)', () => {
     const r = await rig(scope, { key: 'sk-refused-key-000000000000' });
     await r.gateway.api('PUT', '/v1/agent', { autoAnswer: true });
     const callId = await r.phone.ringIncoming('+4915100000007');
-    const info = await eventually(() => agentInfo(r.gateway, callId), (i: AssistantCallInfo) => i.status === 'error', { what: 'assistant error' });
+    const info = await until(() => agentInfo(r.gateway, callId), (i: AssistantCallInfo) => i.status === 'error', { what: 'assistant error' });
     expect(info.error).toMatch(/401|invalid_api_key/);
     expect((await getCall(r.gateway, callId)).state).toBe('ringing');
   });

@@ -1,5 +1,5 @@
 import { startFakeRealtime, type FakeClientEvent, type FakeRealtime, type FakeRealtimeOptions } from '../fakes/realtime-server.js';
-import { callInState, eventually, show, testScope, type Scope } from '../helpers/phones.js';
+import { callInState, until, show, testScope, type Scope } from '../helpers/phones.js';
 import type { Endpoint, TestGateway } from '../helpers/gateway.js';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 
@@ -92,7 +92,7 @@ export { testScope };
 
 /** The client events of the model's `n`-th connection (0-based) once one of `type` is among them. */
 export async function eventsOf(fake: FakeRealtime, n: number, type: string): Promise<FakeClientEvent[]> {
-  return eventually(
+  return until(
     async () => fake.received[n] ?? [],
     (events) => events.some((e) => e.type === type),
     { what: `${type} on the model's connection #${n}` },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { startFakeRealtime } from '../fakes/realtime-server.js';
-import { callInState, eventually, pairCredentials, phoneEvent, show, type RawPhone, type Scope } from '../helpers/phones.js';
+import { callInState, until, pairCredentials, phoneEvent, show, type RawPhone, type Scope } from '../helpers/phones.js';
 import type { TestGateway } from '../helpers/gateway.js';
 import { agent, closedPort } from '../streams/helpers.js';
 import { agentInfo, eventsOf, KEY, testScope } from './support.js';
@@ -53,7 +53,7 @@ describe('the assistant after a takeover of its call', () => {
     const { fake, first, callId, restart } = await assistantCall(scope);
     fake.send({ type: 'response.output_audio_transcript.done', response_id: 'r1', item_id: 'item_a1', output_index: 0, content_index: 0, transcript: "Hello, you've reached Dana's phone." });
     fake.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c1', content_index: 0, transcript: 'Hi, Max here, the roof leaks.' });
-    await eventually(
+    await until(
       async () => (await agentInfo(first, callId)).transcript,
       (lines) => lines.length === 2,
       { what: 'two transcript lines' },
@@ -68,12 +68,12 @@ describe('the assistant after a takeover of its call', () => {
     expect(instructions).toContain("You: Hello, you've reached Dana's phone.\nCaller: Hi, Max here, the roof leaks.");
     expect(instructions).not.toContain('recorded already');
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
-    const info = await eventually(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live again' });
+    const info = await until(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live again' });
     expect(info.requested).toBe(true);
     expect(info.transcript.map((l) => l.text)).toEqual(["Hello, you've reached Dana's phone.", 'Hi, Max here, the roof leaks.']);
 
     fake.sendFunctionCall({ callId: 'fc_1', name: 'record_message', arguments: { callerName: 'Max', reason: 'The roof leaks.', urgency: 'high' } });
-    const withMessage = await eventually(() => agentInfo(second, callId), (i) => i.message !== undefined, { what: 'the message stored' });
+    const withMessage = await until(() => agentInfo(second, callId), (i) => i.message !== undefined, { what: 'the message stored' });
     expect(withMessage.message).toMatchObject({ callerName: 'Max', reason: 'The roof leaks.', urgency: 'high' });
   });
 
@@ -149,7 +149,7 @@ describe('the assistant after a takeover of its call', () => {
     await phone.event(phoneEvent('call.active', nativeCallId, { callId, direction: 'outgoing', remoteNumber: '+15550177' }));
     await callInState(second, callId, 'active');
     await eventsOf(fake, 0, 'response.create');
-    const info = await eventually(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live once answered' });
+    const info = await until(() => agentInfo(second, callId), (i) => i.status === 'live', { what: 'the assistant live once answered' });
     expect(info.requested).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callInState, eventually, show } from '../helpers/phones.js';
+import { callInState, until, show } from '../helpers/phones.js';
 import { agentInfo, rig, testScope } from './support.js';
 
 const scope = testScope();
@@ -43,7 +43,7 @@ describe('the assistant calls out with a task', () => {
     });
     const output = await r.fake.waitForEvent('conversation.item.create', (e) => (e.item as { call_id?: string }).call_id === 'fc_outcome');
     expect(JSON.parse((output.item as { output: string }).output)).toMatchObject({ ok: true });
-    const reported = await eventually(() => agentInfo(r.gateway, callId) as Promise<TaskInfo>, (i) => i.outcome !== undefined, { what: 'the outcome' });
+    const reported = await until(() => agentInfo(r.gateway, callId) as Promise<TaskInfo>, (i) => i.outcome !== undefined, { what: 'the outcome' });
     expect(reported.outcome).toEqual({
       reported: true,
       achieved: true,

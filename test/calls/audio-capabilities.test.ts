@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, getDevice, pairCredentials, testScope } from '../helpers/phones.js';
+import { until, getDevice, pairCredentials, testScope } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -10,14 +10,14 @@ describe('health.audioCapabilities', () => {
   it('shows what the phone can do with call audio on the device, alone and in the list', async () => {
     const g = await t.gateway();
     const sim = await t.phone(g, { health: { audio: 'running', audioCapabilities: LISTEN_ONLY } });
-    const device = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.audioCapabilities !== undefined);
+    const device = await until(() => getDevice(g, sim.deviceId!), (d) => d.health?.audioCapabilities !== undefined);
     expect(device.health).toMatchObject({ audio: 'running', audioCapabilities: LISTEN_ONLY });
     const list = await g.api<{ devices: Array<{ id: string; health: Record<string, unknown> | null }> }>('GET', '/v1/devices');
     expect(list.body.devices.find((d) => d.id === sim.deviceId)?.health?.['audioCapabilities']).toEqual(LISTEN_ONLY);
 
     // The helper died: the phone says stopped and still tells what the helper could do.
     sim.setHealth({ audio: 'stopped' });
-    const stopped = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.audio === 'stopped');
+    const stopped = await until(() => getDevice(g, sim.deviceId!), (d) => d.health?.audio === 'stopped');
     expect(stopped.health?.audioCapabilities).toEqual(LISTEN_ONLY);
   });
 
@@ -26,12 +26,12 @@ describe('health.audioCapabilities', () => {
     const creds = await pairCredentials(g);
     const phone = await t.raw(g, creds.deviceToken);
     phone.send({ type: 'health', health: { audio: 'pairing_required', battery: 60 } });
-    const plain = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 60);
+    const plain = await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 60);
     expect(plain.health).not.toHaveProperty('audioCapabilities');
 
     const future = { capture: true, inject: true, method: 'some_later_api' };
     phone.send({ type: 'health', health: { audio: 'running', battery: 61, audioCapabilities: future } });
-    const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 61);
+    const device = await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 61);
     expect(device.health?.audioCapabilities).toEqual(future);
   });
 
@@ -40,7 +40,7 @@ describe('health.audioCapabilities', () => {
     const creds = await pairCredentials(g);
     const phone = await t.raw(g, creds.deviceToken);
     phone.send({ type: 'health', health: { battery: 70, audio: 'running', audioCapabilities: LISTEN_ONLY } });
-    await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 70);
+    await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 70);
     const bad = [
       { ...LISTEN_ONLY, sampleRate: 96000 },
       { ...LISTEN_ONLY, method: 'Voice Downlink' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
-import { acked, callInState, eventually, getCall, getEvents, show, testScope, type Call, type Command, type ErrorBody } from '../helpers/phones.js';
+import { acked, callInState, until, getCall, getEvents, show, testScope, type Call, type Command, type ErrorBody } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -262,7 +262,7 @@ describe('POST /v1/calls refusals', () => {
     expect(call).toMatchObject({ state: 'failed' });
     // The phone may have the dial after all: the gateway asks it to drop the call.
     await sim.waitFor((s) => s.commands.some((c) => c.action === 'hangup' && c.callId === call!.id));
-    await eventually(() => getEvents(g, call!.id), (events) => events.some((e) => e.event === 'call.failed'));
+    await until(() => getEvents(g, call!.id), (events) => events.some((e) => e.event === 'call.failed'));
   });
 
   it('409 DEVICE_OFFLINE when the phone disconnects before acknowledging', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayRequestError, PhoneSimulator } from '../../src/simulator/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import { openLive } from '../console/support.js';
-import { acked, callInState, deviceTokenOf, eventually, getEvents, openPhoneSocket, show, testScope, type Call, type Device, type ErrorBody } from '../helpers/phones.js';
+import { acked, callInState, deviceTokenOf, until, getEvents, openPhoneSocket, show, testScope, type Call, type Device, type ErrorBody } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -111,7 +111,7 @@ describe('DELETE /v1/devices/{deviceId}', () => {
     const sim = await t.phone(g, { connect: false });
     const del = await g.api('DELETE', `/v1/devices/${sim.deviceId}`);
     expect(del.status, show(del)).toBe(204);
-    await eventually(() => g.api('GET', `/v1/devices/${sim.deviceId}`), (r) => r.status === 404);
+    await until(() => g.api('GET', `/v1/devices/${sim.deviceId}`), (r) => r.status === 404);
     const err = await sim.connect().catch((e: unknown) => e);
     expect((err as GatewayRequestError).status).toBe(401);
   });

@@ -3,7 +3,7 @@ import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { SQLITE_FILE } from '../../src/store/index.js';
 import { databaseFor, TEST_DATABASE_URL } from '../helpers/postgres.js';
-import { deviceTokenOf, eventually, pairCredentials, show, storedContaining, testScope, type ErrorBody } from '../helpers/phones.js';
+import { deviceTokenOf, until, pairCredentials, show, storedContaining, testScope, type ErrorBody } from '../helpers/phones.js';
 import type { Endpoint } from '../helpers/gateway.js';
 
 const t = testScope();
@@ -14,7 +14,7 @@ interface Stored {
 
 const read = (g: Endpoint, deviceId: string) => g.api<Stored>('GET', `/v1/devices/${deviceId}/diagnostics`);
 const reportOf = async (g: Endpoint, deviceId: string, done: (r: Record<string, unknown>) => boolean) =>
-  (await eventually(() => read(g, deviceId), (res) => res.body.diagnostics !== null && done(res.body.diagnostics.report), { what: 'the report' })).body
+  (await until(() => read(g, deviceId), (res) => res.body.diagnostics !== null && done(res.body.diagnostics.report), { what: 'the report' })).body
     .diagnostics!;
 
 function report(extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eventually, getDeliveries, pairCredentials, phoneEvent, show, testScope } from '../helpers/phones.js';
+import { until, getDeliveries, pairCredentials, phoneEvent, show, testScope } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -38,7 +38,7 @@ describe('event ids', () => {
     }
     const delivered = await hook.waitUntil((r) => r.body.eventId === 'legacy/id+1');
     expect(delivered.headers['webhook-id']).toBe('legacy/id+1');
-    const rows = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.some((row) => row.eventId === '中'), { what: 'the refused attempt' });
+    const rows = await until(() => getDeliveries(g, `?callId=${callId}`), (d) => d.some((row) => row.eventId === '中'), { what: 'the refused attempt' });
     expect(rows.find((row) => row.eventId === '中')).toMatchObject({ ok: false, attempt: 1, error: expect.stringContaining('webhook-id') });
     expect(hook.requests.some((r) => r.body.eventId === '中')).toBe(false);
     // The gateway is still there.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { acked, callInState, eventually, getCall, getDeliveries, getEvents, pairCredentials, phoneEvent, RawPhone, show, testScope, type Call } from '../helpers/phones.js';
+import { acked, callInState, until, getCall, getDeliveries, getEvents, pairCredentials, phoneEvent, RawPhone, show, testScope, type Call } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -81,7 +81,7 @@ describe('a socket that drops between an event and its ack loses nothing', () =>
     const ringing = phoneEvent('call.ringing', n, { direction: 'incoming', remoteNumber: '+4930557' });
     first.send(ringing);
     // Wait until the gateway stored it, then drop the connection without reading the ack.
-    const [stored] = (await eventually(() => g.api<{ calls: Call[] }>('GET', `/v1/calls?deviceId=${creds.deviceId}`), (r) => r.body.calls.length === 1)).body.calls;
+    const [stored] = (await until(() => g.api<{ calls: Call[] }>('GET', `/v1/calls?deviceId=${creds.deviceId}`), (r) => r.body.calls.length === 1)).body.calls;
     await first.terminate();
 
     // The phone does not know the callId: it reconnects with the call in its hello and resends the outbox.
@@ -349,7 +349,7 @@ describe('a phone that stays away', () => {
     expect(events.map((e) => e.event)).toEqual(['call.ringing', 'call.active', 'call.disconnected']);
     expect(events[2]!.payload).toMatchObject({ cause: 'other', source: 'gateway' });
     // A webhook job is stored in the same transaction as its timeline entry: none for the phone's copy.
-    const deliveries = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.some((x) => x.event === 'call.disconnected'), { what: 'the disconnect delivered' });
+    const deliveries = await until(() => getDeliveries(g, `?callId=${callId}`), (d) => d.some((x) => x.event === 'call.disconnected'), { what: 'the disconnect delivered' });
     expect(deliveries.map((d) => d.event).sort()).toEqual(['call.active', 'call.disconnected', 'call.ringing']);
   });
 });

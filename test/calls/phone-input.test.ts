@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { eventually, getEvents, pairCredentials, phoneEvent, testScope, type Call } from '../helpers/phones.js';
+import { until, getEvents, pairCredentials, phoneEvent, testScope, type Call } from '../helpers/phones.js';
 import { openMedia, rawPhoneCall } from '../streams/helpers.js';
 
 const t = testScope();
@@ -51,7 +51,7 @@ describe('what a phone may send the gateway', () => {
     expect(media.peer.binary.items).toHaveLength(1);
 
     await phone.close();
-    await eventually(async () => g.logs.find((l) => l.includes('phone disconnected') && l.includes(deviceId)), (line) => line !== undefined, { what: 'the disconnect logged' });
+    await until(async () => g.logs.find((l) => l.includes('phone disconnected') && l.includes(deviceId)), (line) => line !== undefined, { what: 'the disconnect logged' });
     expect(g.logs.find((l) => l.includes('phone disconnected') && l.includes(deviceId))).toContain('"badFrames":4');
     expect(g.logs.filter((l) => l.includes('audio frame of the wrong size'))).toHaveLength(1);
   });

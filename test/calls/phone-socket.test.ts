@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { deviceTokenOf, eventually, getDevice, openPhoneSocket, pairCredentials, phoneEvent, RawPhone, testScope } from '../helpers/phones.js';
+import { deviceTokenOf, until, getDevice, openPhoneSocket, pairCredentials, phoneEvent, RawPhone, testScope } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -36,11 +36,11 @@ describe('the phone socket /v1/phone', () => {
     const welcome = await phone.next((m) => m.type === 'welcome');
     expect(welcome).toMatchObject({ type: 'welcome', deviceId: creds.deviceId });
     expect(Math.abs(Date.parse(String(welcome.serverTime)) - before)).toBeLessThan(5000);
-    const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.appVersion === '9.9.9');
+    const device = await until(() => getDevice(g, creds.deviceId), (d) => d.health?.appVersion === '9.9.9');
     expect(device.connected).toBe(true);
     // A health report without an app version replaces the last report but keeps the hello's version.
     phone.send({ type: 'health', health: { battery: 80, network: 'wifi', reportedAt: new Date().toISOString() } });
-    const reported = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
+    const reported = await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
     expect(reported.health).toMatchObject({ appVersion: '9.9.9', battery: 80, network: 'wifi' });
   });
 
@@ -68,7 +68,7 @@ describe('the phone socket /v1/phone', () => {
     phone.sendText('[1, 2');
     await phone.next(() => errors().length >= 6);
     phone.send({ type: 'health', health: { battery: 55, network: 'cellular', reportedAt: new Date().toISOString() } });
-    const device = await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 55);
+    const device = await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 55);
     expect(device.connected).toBe(true);
     expect(phone.open).toBe(true);
     expect(errors()).toHaveLength(6);
@@ -77,14 +77,14 @@ describe('the phone socket /v1/phone', () => {
   it('shows the health report in GET /v1/devices/{id} and follows changes', async () => {
     const g = await t.gateway();
     const sim = await t.phone(g, { health: { battery: 42, charging: false, network: 'cellular', signal: 2, carrier: 'Test Mobile', audio: 'running' }, model: 'Pixel 9', android: '15', appVersion: '2.0.0' });
-    const device = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.battery === 42);
+    const device = await until(() => getDevice(g, sim.deviceId!), (d) => d.health?.battery === 42);
     expect(device).toMatchObject({ id: sim.deviceId, name: 'Test phone', connected: true });
     expect(device.health).toMatchObject({ battery: 42, charging: false, network: 'cellular', signal: 2, carrier: 'Test Mobile', audio: 'running', model: 'Pixel 9', android: '15', appVersion: '2.0.0' });
     expect(Number.isNaN(Date.parse(String(device.health?.reportedAt)))).toBe(false);
     expect(device.lastSeenAt).not.toBeNull();
 
     sim.setHealth({ network: 'wifi', battery: 41, signal: 4 });
-    const changed = await eventually(() => getDevice(g, sim.deviceId!), (d) => d.health?.network === 'wifi');
+    const changed = await until(() => getDevice(g, sim.deviceId!), (d) => d.health?.network === 'wifi');
     expect(changed.health).toMatchObject({ battery: 41, signal: 4, network: 'wifi' });
   });
 
@@ -93,7 +93,7 @@ describe('the phone socket /v1/phone', () => {
     const creds = await pairCredentials(g);
     const phone = await t.raw(g, creds.deviceToken);
     phone.send({ type: 'health', health: { battery: 80 } });
-    await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
+    await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 80);
     phone.send({ type: 'health', health: { battery: 101, signal: 9 } });
     const error = await phone.next((m) => m.type === 'error');
     expect(error.code).toBe('BAD_MESSAGE');
@@ -106,7 +106,7 @@ describe('the phone socket /v1/phone', () => {
     const id = sim.deviceId!;
     expect((await getDevice(g, id)).connected).toBe(true);
     await sim.disconnect();
-    await eventually(() => getDevice(g, id), (d) => !d.connected, { what: 'connected false' });
+    await until(() => getDevice(g, id), (d) => !d.connected, { what: 'connected false' });
     const list = await g.api<{ devices: Array<{ id: string; connected: boolean }> }>('GET', '/v1/devices');
     expect(list.body.devices.find((d) => d.id === id)?.connected).toBe(false);
     await sim.connect();
@@ -138,11 +138,11 @@ describe('the phone socket /v1/phone', () => {
     const g = await t.gateway({ timings: { pingIntervalMs: 100 } });
     const creds = await pairCredentials(g);
     await t.raw(g, creds.deviceToken);
-    const first = await eventually(() => getDevice(g, creds.deviceId), (d) => typeof d.latencyMs === 'number', { what: 'latencyMs' });
+    const first = await until(() => getDevice(g, creds.deviceId), (d) => typeof d.latencyMs === 'number', { what: 'latencyMs' });
     expect(Number.isInteger(first.latencyMs)).toBe(true);
     expect(first.latencyMs).toBeGreaterThanOrEqual(0);
     expect(first.latencyMs).toBeLessThan(1000);
-    const moved = await eventually(() => getDevice(g, creds.deviceId), (d) => d.lastSeenAt !== first.lastSeenAt, { what: 'lastSeenAt moves with pongs' });
+    const moved = await until(() => getDevice(g, creds.deviceId), (d) => d.lastSeenAt !== first.lastSeenAt, { what: 'lastSeenAt moves with pongs' });
     expect(Date.parse(moved.lastSeenAt!)).toBeGreaterThan(Date.parse(first.lastSeenAt!));
   });
 
@@ -174,7 +174,7 @@ describe('the phone socket /v1/phone', () => {
       }, 100);
     });
     await phone.hello();
-    await eventually(async () => pongs, (n) => n >= 3, { what: 'three late pongs' });
+    await until(async () => pongs, (n) => n >= 3, { what: 'three late pongs' });
     const device = await getDevice(g, creds.deviceId);
     expect(device.connected).toBe(true);
     expect(device.latencyMs).toBeGreaterThanOrEqual(90);
@@ -186,7 +186,7 @@ describe('the phone socket /v1/phone', () => {
     const phone = await t.raw(g, creds.deviceToken);
     const before = (await getDevice(g, creds.deviceId)).lastSeenAt;
     const pong = new Promise((resolve) => phone.ws.once('pong', resolve));
-    await eventually(async () => Date.now(), (now) => now > Date.parse(before!) + 5, { what: 'a later millisecond' });
+    await until(async () => Date.now(), (now) => now > Date.parse(before!) + 5, { what: 'a later millisecond' });
     phone.ws.ping();
     await pong;
     expect(Date.parse((await getDevice(g, creds.deviceId)).lastSeenAt!)).toBeGreaterThan(Date.parse(before!));
@@ -230,7 +230,7 @@ describe('a phone that floods the gateway', () => {
     expect(g.logs.filter((line) => line.includes('bad phone message'))).toHaveLength(10);
 
     await phone.close();
-    const closed = await eventually(
+    const closed = await until(
       () => Promise.resolve(g.logs.find((line) => line.includes('phone disconnected'))),
       (line) => line !== undefined,
       { what: 'the disconnect log line' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimInfo } from '../../src/simulator/index.js';
-import { callInState, eventually, getDevice, getEvents, pairCredentials, show, testScope, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, getDevice, getEvents, pairCredentials, show, testScope, type ErrorBody } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -14,7 +14,7 @@ describe('choosing the SIM of a call', () => {
   async function dualSimPhone(sims: SimInfo[] = TWO_SIMS) {
     const g = await t.gateway();
     const phone = await t.phone(g, { health: { sims } });
-    await eventually(() => getDevice(g, phone.deviceId!), (d) => d.health?.sims !== undefined, { what: 'the SIMs reported' });
+    await until(() => getDevice(g, phone.deviceId!), (d) => d.health?.sims !== undefined, { what: 'the SIMs reported' });
     return { g, phone };
   }
 
@@ -27,7 +27,7 @@ describe('choosing the SIM of a call', () => {
     // The latest report wins: the second SIM lost its network.
     const degraded = [TWO_SIMS[0]!, { ...TWO_SIMS[1]!, usable: false }];
     phone.setHealth({ sims: degraded });
-    await eventually(() => getDevice(g, phone.deviceId!), (d) => d.health?.sims?.[1]?.usable === false);
+    await until(() => getDevice(g, phone.deviceId!), (d) => d.health?.sims?.[1]?.usable === false);
   });
 
   it('dials from the slot asked for; the slot reaches the phone and comes back in the dialing event', async () => {
@@ -89,7 +89,7 @@ describe('choosing the SIM of a call', () => {
   it('refuses sim with 409 SIM_NOT_SUPPORTED for a phone that never reported its SIMs, and dials without it', async () => {
     const g = await t.gateway();
     const phone = await t.phone(g);
-    await eventually(() => getDevice(g, phone.deviceId!), (d) => d.health?.reportedAt !== undefined);
+    await until(() => getDevice(g, phone.deviceId!), (d) => d.health?.reportedAt !== undefined);
     const res = await g.api<ErrorBody>('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+4915199999999', sim: 0 });
     expect(res.status, show(res)).toBe(409);
     expect(res.body.error.code).toBe('SIM_NOT_SUPPORTED');
@@ -104,7 +104,7 @@ describe('choosing the SIM of a call', () => {
     const creds = await pairCredentials(g);
     const raw = await t.raw(g, creds.deviceToken);
     raw.send({ type: 'health', health: { battery: 50, sims: TWO_SIMS } });
-    await eventually(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 50);
+    await until(() => getDevice(g, creds.deviceId), (d) => d.health?.battery === 50);
     const bad = [[{ slot: 0, defaultForCalls: true, usable: true }, { slot: 0, defaultForCalls: false, usable: true }], [{ slot: 9, defaultForCalls: true, usable: true }], [{ slot: 0, usable: true }]];
     const errors = () => raw.messages.filter((m) => m.type === 'error');
     for (const [i, sims] of bad.entries()) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
 import {
   acked,
-  eventually,
+  until,
   getCall,
   getDeliveries,
   getEvents,
@@ -117,7 +117,7 @@ describe('webhook bodies and signatures', () => {
     const other = await sim.ringIncoming('+4930200');
     const [fallbackReq] = await fallback.waitFor(1);
     expect(fallbackReq!.body.call.id).toBe(other);
-    const rows = await eventually(() => deliveriesOf(g, ownCall), (d) => d.length === 2, { what: 'both rows of the call' });
+    const rows = await until(() => deliveriesOf(g, ownCall), (d) => d.length === 2, { what: 'both rows of the call' });
     expect(rows.map((d) => [d.event, d.url, d.ok])).toEqual([
       ['call.dialing', own.url, true],
       ['call.disconnected', own.url, true],
@@ -155,7 +155,7 @@ describe('retries and the delivery log', () => {
     expect(reqs[1]!.at - reqs[0]!.at).toBeGreaterThanOrEqual(40);
     expect(reqs[2]!.at - reqs[1]!.at).toBeGreaterThanOrEqual(90);
 
-    const rows = await eventually(() => deliveriesOf(g, callId), (d) => d.length === 3, { what: '3 delivery rows' });
+    const rows = await until(() => deliveriesOf(g, callId), (d) => d.length === 3, { what: '3 delivery rows' });
     expect(rows.map((d) => [d.attempt, d.ok, d.event, d.eventId, d.url, d.callId])).toEqual([
       [1, false, 'call.ringing', eventId, hook.url, callId],
       [2, false, 'call.ringing', eventId, hook.url, callId],
@@ -176,7 +176,7 @@ describe('retries and the delivery log', () => {
     const callId = await sim.ringIncoming('+4930500');
     await hook.waitFor(4);
     // The 4th row is written together with the removal of the job: after it nothing is due.
-    const rows = await eventually(() => deliveriesOf(g, callId), (d) => d.length >= 4, { what: '4 delivery rows' });
+    const rows = await until(() => deliveriesOf(g, callId), (d) => d.length >= 4, { what: '4 delivery rows' });
     expect(rows.map((d) => [d.attempt, d.ok])).toEqual([
       [1, false],
       [2, false],
@@ -196,10 +196,10 @@ describe('retries and the delivery log', () => {
     const sim = await t.phone(g);
     const callId = await sim.ringIncoming('+4930550');
     await hook.waitFor(1);
-    const [first] = await eventually(() => deliveriesOf(g, callId), (d) => d.length >= 1, { what: 'a timed out attempt' });
+    const [first] = await until(() => deliveriesOf(g, callId), (d) => d.length >= 1, { what: 'a timed out attempt' });
     expect(first).toMatchObject({ attempt: 1, ok: false, error: expect.stringMatching(/timeout|time/i) });
     hook.hang = false;
-    await eventually(() => deliveriesOf(g, callId), (d) => d.some((x) => x.ok), { what: 'a later success' });
+    await until(() => deliveriesOf(g, callId), (d) => d.some((x) => x.ok), { what: 'a later success' });
   });
 
   it('lists deliveries newest first, filters by callId and bounds limit to 1..200', async () => {
@@ -211,10 +211,10 @@ describe('retries and the delivery log', () => {
     expect((await g.api('POST', `/v1/calls/${a}/reject`)).status).toBe(202);
     await acked(sim, 'call.rejected');
     // Deliveries of different calls run side by side: let a's be recorded before b's exist.
-    await eventually(() => getDeliveries(g), (d) => d.length === 2, { what: "a's 2 rows" });
+    await until(() => getDeliveries(g), (d) => d.length === 2, { what: "a's 2 rows" });
     const b = await sim.ringIncoming('+4930601');
     await hook.waitFor(3);
-    const all = await eventually(() => getDeliveries(g), (d) => d.length === 3, { what: '3 rows' });
+    const all = await until(() => getDeliveries(g), (d) => d.length === 3, { what: '3 rows' });
     const ids = all.map((d) => d.id);
     expect([...ids].sort((x, y) => y - x)).toEqual(ids);
     expect(all.map((d) => [d.callId, d.event])).toEqual([
@@ -249,7 +249,7 @@ describe('retries and the delivery log', () => {
     hook.failNext(1, 500);
     const callId = String((await phone.event(ringing)).callId);
     await hook.waitFor(1);
-    await eventually(() => deliveriesOf(first, callId), (d) => d.length === 1, { what: 'the failed first attempt' });
+    await until(() => deliveriesOf(first, callId), (d) => d.length === 1, { what: 'the failed first attempt' });
     await phone.close();
     await first.stop();
     const stoppedAt = Date.now();
@@ -263,7 +263,7 @@ describe('retries and the delivery log', () => {
     expect(retry.headers['webhook-id']).toBe(ringing.eventId);
     expect(retry.raw).toBe(hook.requests[0]!.raw);
     expect(() => verify(secret, retry)).not.toThrow();
-    const rows = await eventually(() => deliveriesOf(second, callId), (d) => d.length === 2, { what: 'both attempts in the log' });
+    const rows = await until(() => deliveriesOf(second, callId), (d) => d.length === 2, { what: 'both attempts in the log' });
     expect(rows.map((d) => [d.attempt, d.ok])).toEqual([
       [1, false],
       [2, true],

@@ -1,7 +1,7 @@
 import { createVoiceGateway, verifyWebhook, result, VoiceGatewayError, WebhookVerificationError, type Call } from '@voice-gateway/client';
 import { describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { eventually, testScope } from '../helpers/phones.js';
+import { until, testScope } from '../helpers/phones.js';
 
 const scope = testScope();
 
@@ -17,7 +17,7 @@ describe('the TypeScript client against a real gateway and a simulated phone', (
     expect(placed.response.status).toBe(202);
     const callId = placed.data!.call.id;
 
-    const events = await eventually(
+    const events = await until(
       async () => (await vg.api.GET('/v1/calls/{callId}/events', { params: { path: { callId } } })).data!.events,
       (list) => list.some((e) => e.event === 'call.active'),
       { what: 'call.active through the client' },
@@ -29,7 +29,7 @@ describe('the TypeScript client against a real gateway and a simulated phone', (
     const media = vg.media(callId, { onAudio: (pcm) => (audioBytes += pcm.length), onStop: () => (stopped = true) });
     const start = await media.started;
     expect(start).toMatchObject({ type: 'start', callId, direction: 'outgoing', format: { encoding: 'pcm_s16le', sampleRate: 16000 } });
-    await eventually(async () => audioBytes, (n) => n >= 640 * 10, { what: 'ten frames of the call audio' });
+    await until(async () => audioBytes, (n) => n >= 640 * 10, { what: 'ten frames of the call audio' });
 
     const hangup = await vg.api.POST('/v1/calls/{callId}/hangup', { params: { path: { callId } } });
     expect(hangup.response.status).toBe(202);

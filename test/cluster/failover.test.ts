@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PhoneSimulator } from '../../src/simulator/index.js';
-import { callInState, eventually, getDevice, pairingCode, show, testScope } from '../helpers/phones.js';
+import { callInState, until, getDevice, pairingCode, show, testScope } from '../helpers/phones.js';
 import { agent, openMedia, TONE, type PeerSocket } from '../streams/helpers.js';
 import WebSocket from 'ws';
 import { agentInfo, eventsOf, KEY } from '../assistant/support.js';
@@ -55,10 +55,10 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     const start1 = await first.message((m) => m.event === 'start');
     expect(start1.start).toMatchObject({ callSid: callId, customParameters: { callId, agent: 'support' } });
     expect(start1.start.customParameters.resumed).toBeUndefined();
-    await eventually(async () => mediaCount(first), (n) => n >= 5, { what: 'call audio at the agent through node a' });
+    await until(async () => mediaCount(first), (n) => n >= 5, { what: 'call audio at the agent through node a' });
     // The first webhook failed on node a; its retry waits there.
     const failed = await receiver.waitUntil((r) => r.body.call?.id === callId);
-    await eventually(() => db.query<{ claimed_by: string }>('select claimed_by from webhook_jobs where call_id = $1', [callId]), (rows) => rows.some((r) => r.claimed_by === a.nodeId), {
+    await until(() => db.query<{ claimed_by: string }>('select claimed_by from webhook_jobs where call_id = $1', [callId]), (rows) => rows.some((r) => r.claimed_by === a.nodeId), {
       what: 'the retry held by node a',
     });
 
@@ -73,14 +73,14 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     const messages = await Promise.all([second.message((m) => m.event === 'connected'), second.message((m) => m.event === 'start')]);
     expect(messages[1].start).toMatchObject({ callSid: callId, customParameters: { callId, agent: 'support', resumed: 'true' } });
     expect(messages[1].streamSid).not.toBe(start1.streamSid);
-    await eventually(async () => mediaCount(second), (n) => n >= 5, { what: 'call audio at the agent through node b' });
+    await until(async () => mediaCount(second), (n) => n >= 5, { what: 'call audio at the agent through node b' });
     const heard = phone.received.frames;
     second.send({ event: 'media', streamSid: messages[1].streamSid, media: { payload: Buffer.alloc(1600, 0x55).toString('base64') } });
     await phone.waitFor((s) => s.received.frames >= heard + 5, 5000);
     expect((await callInState(b, callId, 'active')).state).toBe('active');
 
     // Node a is declared dead once its lease runs out, and its pending webhook attempt is made by node b.
-    await eventually(() => db.query<{ reaped_at: Date | null }>('select reaped_at from cluster_nodes where id = $1', [a.nodeId]), (rows) => rows[0]?.reaped_at != null, {
+    await until(() => db.query<{ reaped_at: Date | null }>('select reaped_at from cluster_nodes where id = $1', [a.nodeId]), (rows) => rows[0]?.reaped_at != null, {
       timeoutMs: 10_000,
       what: 'node a declared dead',
     });
@@ -158,7 +158,7 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     await callInState(a, callId, 'active');
     await eventsOf(model, 0, 'response.create');
     model.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c1', content_index: 0, transcript: 'Hi, Max here, the roof leaks.' });
-    await eventually(() => agentInfo(a, callId), (info) => info.transcript.length === 1, { what: 'the caller transcribed on node a' });
+    await until(() => agentInfo(a, callId), (info) => info.transcript.length === 1, { what: 'the caller transcribed on node a' });
 
     // The network drops; the phone comes back through the balancer to node b while node a lives on.
     balancer.prefer(b.port);
@@ -169,8 +169,8 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
     const update = events.find((e) => e.type === 'session.update');
     expect(String((update?.session as { instructions?: unknown }).instructions)).toContain('Caller: Hi, Max here, the roof leaks.');
     // Node a's session ends as the call moves: no failure tone, no hang-up, the assistant goes on at b.
-    await eventually(async () => model.connections[0]!.socket.readyState, (state) => state === WebSocket.CLOSED, { what: "node a's model socket closed" });
-    const info = await eventually(() => agentInfo(b, callId), (i) => i.status === 'live', { what: 'the assistant live on node b' });
+    await until(async () => model.connections[0]!.socket.readyState, (state) => state === WebSocket.CLOSED, { what: "node a's model socket closed" });
+    const info = await until(() => agentInfo(b, callId), (i) => i.status === 'live', { what: 'the assistant live on node b' });
     expect(info.error).toBeUndefined();
     expect((await callInState(b, callId, 'active')).state).toBe('active');
 
@@ -188,20 +188,20 @@ describe.skipIf(!POSTGRES)('failover (issue 14, point 6)', () => {
 
     a.process.kill('SIGSTOP');
     started.push(async () => void a.process.kill('SIGCONT'));
-    await eventually(() => db.query<{ reaped_at: Date | null }>('select reaped_at from cluster_nodes where id = $1', [a.nodeId]), (rows) => rows[0]?.reaped_at != null, {
+    await until(() => db.query<{ reaped_at: Date | null }>('select reaped_at from cluster_nodes where id = $1', [a.nodeId]), (rows) => rows[0]?.reaped_at != null, {
       timeoutMs: 10_000,
       what: 'node a declared dead',
     });
     expect((await getDevice(b, phone.deviceId!)).connected).toBe(false);
 
     a.process.kill('SIGCONT');
-    const rows = await eventually(
+    const rows = await until(
       () => db.query<{ node_id: string }>('select node_id from phone_connections where device_id = $1', [phone.deviceId]),
       (found) => found.length === 1 && found[0]!.node_id !== a.nodeId,
       { timeoutMs: 10_000, what: 'the phone held again by node a under its new id' },
     );
     expect((await db.query('select id from cluster_nodes where id = $1 and reaped_at is null', [rows[0]!.node_id])).length).toBe(1);
-    await eventually(() => getDevice(b, phone.deviceId!), (device) => device.connected, { what: 'node b seeing the phone again' });
+    await until(() => getDevice(b, phone.deviceId!), (device) => device.connected, { what: 'node b seeing the phone again' });
     const placed = await b.api('POST', '/v1/calls', { deviceId: phone.deviceId, to: '+15550100' });
     expect(placed.status, show(placed)).toBe(202);
   }, 60_000);

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { TEST_API_KEY } from '../helpers/gateway.js';
 import {
   callInState,
-  eventually,
+  until,
   getDevice,
   pairCredentials,
   pairingCode,
@@ -54,7 +54,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect(nodes).toEqual(expect.arrayContaining([{ id: a.nodeId, url: a.url }, { id: b.nodeId, url: b.url }]));
     const beat = async () => (await db.query<{ at: Date }>('select heartbeat_at as at from cluster_nodes where id = $1', [a.nodeId]))[0]!.at.getTime();
     const first = await beat();
-    await eventually(beat, (at) => at > first, { what: 'a newer heartbeat of node a' });
+    await until(beat, (at) => at > first, { what: 'a newer heartbeat of node a' });
   });
 
   it('places, controls and hangs up a call through the node that does not hold the phone', async () => {
@@ -121,7 +121,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     const conn = await fake.connection();
     expect((await conn.message((m) => m.type === 'start')).team).toBe('blue');
     await conn.frames(5);
-    await eventually(() => streamInfo(b, call.id), (info) => info.status === 'live', { what: 'stream live, read through node b' });
+    await until(() => streamInfo(b, call.id), (info) => info.status === 'live', { what: 'stream live, read through node b' });
     const read = await b.api<{ media: { streaming: boolean } }>('GET', `/v1/calls/${call.id}`);
     expect(read.body.media.streaming).toBe(true);
 
@@ -164,7 +164,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     }
     // A proxied socket that closes frees its place on the phone's node.
     await sockets.splice(1, 1)[0]!.close();
-    const again = await eventually(() => openMedia(b, call.id, auth), (outcome) => outcome.ok, { what: 'a media socket after one closed' });
+    const again = await until(() => openMedia(b, call.id, auth), (outcome) => outcome.ok, { what: 'a media socket after one closed' });
     if (again.ok) t.defer(() => again.peer.close());
     expect((await b.api('POST', `/v1/calls/${call.id}/hangup`)).status).toBe(202);
   });
@@ -172,7 +172,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
   it('answers an incoming call with the incoming stream set on the other node, and hands a call to the assistant through it: both run on the phone\'s node', async () => {
     const fake = await agent(t);
     expect((await b.api('PUT', '/v1/settings', { incomingStreamUrl: fake.url, assistantApiKey: KEY })).status).toBe(200);
-    await eventually(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === fake.url, {
+    await until(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === fake.url, {
       what: 'node a reading the incoming stream',
     });
     const phone = await t.phone(a, { audio: TONE });
@@ -184,14 +184,14 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     await callInState(b, streamed, 'ended');
 
     expect((await b.api('PUT', '/v1/settings', { incomingStreamUrl: '' })).status).toBe(200);
-    await eventually(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === null, {
+    await until(() => a.api<{ settings: { incomingStreamUrl: string | null } }>('GET', '/v1/settings'), (res) => res.body.settings.incomingStreamUrl === null, {
       what: 'node a without the incoming stream',
     });
     const ringing = await phone.ringIncoming('+15550123');
     const taken = await b.api<{ status: string }>('POST', `/v1/calls/${ringing}/agent`);
     expect(taken.status, show(taken)).toBe(202);
     await realtime.waitForEvent('response.create', undefined, 5000);
-    await eventually(() => b.api<{ status: string }>('GET', `/v1/calls/${ringing}/agent`), (res) => res.body.status === 'live', { what: 'the assistant live, read through node b' });
+    await until(() => b.api<{ status: string }>('GET', `/v1/calls/${ringing}/agent`), (res) => res.body.status === 'live', { what: 'the assistant live, read through node b' });
     await b.api('POST', `/v1/calls/${ringing}/hangup`);
     await callInState(b, ringing, 'ended');
   });
@@ -203,7 +203,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     const connected = await live.next((m) => m.type === 'device' && m.deviceId === phone.deviceId && m.device?.connected === true);
     expect(connected.device).toMatchObject({ name: 'Desk phone', connected: true });
 
-    const device = await eventually(() => getDevice(b, phone.deviceId!), (d) => d.connected && d.latencyMs !== null && d.lastSeenAt !== null, {
+    const device = await until(() => getDevice(b, phone.deviceId!), (d) => d.connected && d.latencyMs !== null && d.lastSeenAt !== null, {
       what: 'latency measured on node a, shown by node b',
     });
     expect(device.latencyMs).toBeGreaterThanOrEqual(0);
@@ -227,7 +227,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
     expect(updated.status, show(updated)).toBe(200);
     const rotated = await a.api<{ secret: string }>('POST', '/v1/settings/webhook-secret');
     const secret = rotated.body.secret;
-    const settings = await eventually(
+    const settings = await until(
       () => b.api<{ settings: { webhookUrl: string; webhookSecret: { hint: string }; assistantApiKey: { hint: string } } }>('GET', '/v1/settings'),
       (res) => res.body.settings.webhookUrl === receiver.url && res.body.settings.webhookSecret.hint === secret.slice(-4),
       { timeoutMs: 5000, what: 'node b reading what node a saved' },
@@ -259,7 +259,7 @@ describe.skipIf(!POSTGRES)('two nodes: requests for a phone are served by the no
       ]);
     }
     await receiver.waitFor(jobs.length, 15_000);
-    await eventually(() => db.query<{ n: string }>('select count(*) as n from webhook_jobs'), (rows) => Number(rows[0]!.n) === 0, { what: 'every job done' });
+    await until(() => db.query<{ n: string }>('select count(*) as n from webhook_jobs'), (rows) => Number(rows[0]!.n) === 0, { what: 'every job done' });
     const ids = receiver.requests.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(jobs.length);
     expect(ids).toHaveLength(jobs.length);

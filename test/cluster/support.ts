@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { GatewayTimings } from '../../src/gateway.js';
 import { apiClient, TEST_API_KEY, type ApiClient, type Endpoint } from '../helpers/gateway.js';
-import { eventually } from '../helpers/phones.js';
+import { until } from '../helpers/phones.js';
 import { CLUSTER_POSTGRES_URL } from '../helpers/postgres.js';
 
 export const POSTGRES = CLUSTER_POSTGRES_URL;
@@ -160,7 +160,7 @@ export const logRecords = (node: ClusterNode): Array<Record<string, unknown>> =>
 
 /** The first log record of a node that passes `test`, once its output has been read (it may trail the node's IPC messages). */
 export const logged = (node: ClusterNode, test: (record: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> =>
-  eventually(async () => logRecords(node).find(test), (found) => found !== undefined, { what: `${node.name} logging ${what}` }).then((found) => found!);
+  until(async () => logRecords(node).find(test), (found) => found !== undefined, { what: `${node.name} logging ${what}` }).then((found) => found!);
 
 /**
  * A TCP load balancer on 127.0.0.1, as nginx's stream module or HAProxy in TCP mode would be: each

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/phones.js';
+import { until } from '../helpers/phones.js';
 import { ServerProcess, tempDir } from '../platform/support.js';
 import { consoleClient, OWNER, setupTokenOf, show } from './support.js';
 
@@ -119,7 +119,7 @@ describe('the first account needs proof of control of the server', () => {
     const token = readFileSync(path.join(dataDir, SETUP_TOKEN_FILE), 'utf8').trim();
     expect(line.msg).toContain(path.join(dataDir, SETUP_TOKEN_FILE));
     // Two pipes: what the server wrote to standard error first may reach the test second.
-    await eventually(() => Promise.resolve(server.stderr), (text) => text.includes(`enter the setup token ${token} `), { what: 'the token on standard error' });
+    await until(() => Promise.resolve(server.stderr), (text) => text.includes(`enter the setup token ${token} `), { what: 'the token on standard error' });
     expect(server.stdout.filter((text) => text.includes('vgsetup_'))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import { startTestGateway, TEST_API_KEY, whileApiKeysAway, type TestGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/phones.js';
+import { until } from '../helpers/phones.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { openLive, pairedPhone, refusedUpgrade, setupOwner } from './support.js';
 
@@ -84,7 +84,7 @@ describe('live channel /v1/live', () => {
 
     await whileApiKeysAway(g, async () => {
       const from = pings;
-      await eventually(async () => pings, (n) => n >= from + 4 || live.ws.readyState !== WebSocket.OPEN, { what: 'four heartbeats while the store fails' });
+      await until(async () => pings, (n) => n >= from + 4 || live.ws.readyState !== WebSocket.OPEN, { what: 'four heartbeats while the store fails' });
       expect(live.ws.readyState).toBe(WebSocket.OPEN);
     });
 

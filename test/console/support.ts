@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { SETUP_TOKEN_FILE } from '../../src/accounts/index.js';
 import { PhoneSimulator } from '../../src/simulator/index.js';
 import type { Endpoint, TestGateway } from '../helpers/gateway.js';
+import { DEFAULT_WAIT_MS, Recorded } from '../helpers/waits.js';
 
 export const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -79,18 +80,8 @@ export async function pairedPhone(g: TestGateway, options: Partial<ConstructorPa
 /** The live channel as a client sees it: every message received, and a way to wait for one. */
 export async function openLive(g: Endpoint, headers: Record<string, string>) {
   const ws = new WebSocket(`${g.url.replace(/^http/, 'ws')}/v1/live`, { headers });
-  const messages: Array<Record<string, Loose>> = [];
-  const waiters: Array<{ test: (m: Record<string, Loose>) => boolean; resolve: (m: Record<string, Loose>) => void }> = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Record<string, Loose>;
-    messages.push(message);
-    for (const w of [...waiters]) {
-      if (w.test(message)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(message);
-      }
-    }
-  });
+  const received = new Recorded<Record<string, Loose>>('live channel', (m) => String(m.type));
+  ws.on('message', (data) => received.add(JSON.parse(String(data)) as Record<string, Loose>));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
@@ -98,21 +89,10 @@ export async function openLive(g: Endpoint, headers: Record<string, string>) {
   });
   return {
     ws,
-    messages,
-    next(test: (m: Record<string, Loose>) => boolean, timeoutMs = 5000): Promise<Record<string, Loose>> {
-      const seen = messages.find(test);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching live message; got ${JSON.stringify(messages.map((m) => m.type))}`)), timeoutMs);
-        waiters.push({
-          test,
-          resolve: (m) => {
-            clearTimeout(timer);
-            resolve(m);
-          },
-        });
-      });
-    },
+    received,
+    messages: received.items,
+    next: (test: (m: Record<string, Loose>) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<Record<string, Loose>> =>
+      received.next(test, { timeoutMs, what: 'matching live message' }),
     close: () => ws.close(),
   };
 }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PHONE_NAME, startDemo, type Demo } from '../../src/demo/index.js';
 import { consoleClient, OWNER, setupOwner } from '../console/support.js';
 import { apiClient, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { eventually, testScope } from '../helpers/phones.js';
+import { until, testScope } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -41,7 +41,7 @@ describe('demo mode', () => {
     const placed = await api<{ call: { id: string } }>('POST', '/v1/calls', body);
     expect(placed.status).toBe(202);
     const callId = placed.body.call.id;
-    await eventually(async () => lines.filter((l) => l.startsWith('webhook')), (w) => w.length >= 2, { timeoutMs: 8000, what: 'two webhooks printed' });
+    await until(async () => lines.filter((l) => l.startsWith('webhook')), (w) => w.length >= 2, { timeoutMs: 8000, what: 'two webhooks printed' });
     expect(lines.filter((l) => l.startsWith('webhook'))).toEqual([
       `webhook  call.dialing  call ${callId} is dialing  (signature ok)`,
       `webhook  call.active  call ${callId} is active  (signature ok)`,
@@ -123,7 +123,7 @@ describe('npm run demo (the real process)', () => {
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const text = () => lines.join('\n');
-    await eventually(async () => text(), (out) => out.includes('Webhooks received'), { timeoutMs: 15_000, what: `the banner (stderr: ${stderr})` });
+    await until(async () => text(), (out) => out.includes('Webhooks received'), { timeoutMs: 15_000, what: `the banner (stderr: ${stderr})` });
 
     const url = /console {9}(http:\/\/[^/\s]+)\//.exec(text())![1]!;
     const [, email, password] = /sign in as {6}(\S+) {2}password (\S+)/.exec(text())!;
@@ -131,12 +131,12 @@ describe('npm run demo (the real process)', () => {
     const curl = /-H "Authorization: Bearer (\S+)" -H "Content-Type: application\/json" -d '([^']+)'/.exec(text())!;
     const placed = await fetch(`${url}/v1/calls`, { method: 'POST', headers: { authorization: `Bearer ${curl[1]}`, 'content-type': 'application/json' }, body: curl[2] });
     expect(placed.status).toBe(202);
-    await eventually(async () => lines.filter((l) => l.startsWith('webhook')), (w) => w.length >= 1, { timeoutMs: 8000, what: 'a webhook printed' });
+    await until(async () => lines.filter((l) => l.startsWith('webhook')), (w) => w.length >= 1, { timeoutMs: 8000, what: 'a webhook printed' });
 
     expect(lines.filter((l) => l.trimStart().startsWith('{')), 'no log line in the terminal').toEqual([]);
     const logFile = path.join(dataDir, 'demo.log');
     expect(text()).toContain(`gateway log     ${logFile}`);
-    await eventually(async () => existsSync(logFile) && readFileSync(logFile, 'utf8'), (log) => typeof log === 'string' && log.includes('"msg":"call placed"'), { what: 'the log file' });
+    await until(async () => existsSync(logFile) && readFileSync(logFile, 'utf8'), (log) => typeof log === 'string' && log.includes('"msg":"call placed"'), { what: 'the log file' });
     child.kill('SIGTERM');
     expect((await exited)[0]).toBe(0);
   }, 30_000);

@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'no
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { Recorded } from '../helpers/waits.js';
 
 export type FakeClientEvent = { type: string } & Record<string, unknown>;
 export type FakeServerEvent = { type: string } & Record<string, unknown>;
@@ -53,6 +54,8 @@ export interface FakeRealtime {
   /** `ws://127.0.0.1:<port>/v1/realtime` */
   readonly url: string;
   readonly connections: FakeRealtimeConnection[];
+  /** Every client event of every connection, in arrival order. */
+  readonly events: Recorded<FakeClientEvent>;
   /** Every upgrade attempt, refused ones included. */
   readonly requests: FakeRealtimeRequest[];
   /** Client events per connection, in order. */
@@ -60,7 +63,7 @@ export interface FakeRealtime {
   waitForConnection(timeoutMs?: number): Promise<FakeRealtimeConnection>;
   /**
    * Resolves with the first client event of that type (and matching the predicate) not already
-   * returned by an earlier call, looking at past events first, on any connection.
+   * returned by an earlier call, looking at past events first, on any connection (in arrival order).
    */
   waitForEvent(type: string, predicate?: (event: FakeClientEvent) => boolean, timeoutMs?: number): Promise<FakeClientEvent>;
   /** Sends to the latest connection. */
@@ -114,19 +117,12 @@ function parseFrame(data: RawData): FakeClientEvent | null {
   }
 }
 
-interface Waiter {
-  type: string;
-  predicate: ((event: FakeClientEvent) => boolean) | undefined;
-  resolve: (event: FakeClientEvent) => void;
-}
-
 export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Promise<FakeRealtime> {
   const autoRespond = options.autoRespond ?? true;
-  const connections: FakeRealtimeConnection[] = [];
+  const connectionLog = new Recorded<FakeRealtimeConnection>('fake realtime', (c) => c.url);
+  const connections = connectionLog.items;
+  const events = new Recorded<FakeClientEvent>('fake realtime', (e) => e.type);
   const requests: FakeRealtimeRequest[] = [];
-  const consumed = new WeakSet<FakeClientEvent>();
-  const eventWaiters = new Set<Waiter>();
-  const connectionWaiters = new Set<(c: FakeRealtimeConnection) => void>();
   let eventCounter = 0;
   const eventId = (): string => `event_fake_${++eventCounter}`;
 
@@ -138,17 +134,6 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, autoPong: false });
   let answeringPings = true;
   let pings = 0;
-
-  const offer = (event: FakeClientEvent): void => {
-    for (const waiter of eventWaiters) {
-      if (waiter.type === event.type && (!waiter.predicate || waiter.predicate(event))) {
-        eventWaiters.delete(waiter);
-        consumed.add(event);
-        waiter.resolve(event);
-        return;
-      }
-    }
-  };
 
   const latest = (): FakeRealtimeConnection => {
     const conn = connections.at(-1);
@@ -190,7 +175,7 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
         ws.close(code, reason);
       },
     };
-    connections.push(conn);
+    connectionLog.add(conn);
 
     ws.on('ping', (data) => {
       pings += 1;
@@ -206,12 +191,10 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
         conn.send({ type: 'session.updated', session: conn.session });
       }
       options.onEvent?.(event, conn);
-      offer(event);
+      events.add(event);
     });
 
     if (autoRespond) conn.send({ type: 'session.created', session: conn.session });
-    for (const resolve of connectionWaiters) resolve(conn);
-    connectionWaiters.clear();
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -244,6 +227,7 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
   return {
     url: `ws://127.0.0.1:${port}${REALTIME_PATH}`,
     connections,
+    events,
     requests,
     get received() {
       return connections.map((c) => c.received);
@@ -257,43 +241,11 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
     waitForConnection(timeoutMs = DEFAULT_WAIT_MS) {
       const existing = connections.at(-1);
       if (existing) return Promise.resolve(existing);
-      return new Promise((resolve, reject) => {
-        const done = (c: FakeRealtimeConnection): void => {
-          clearTimeout(timer);
-          resolve(c);
-        };
-        const timer = setTimeout(() => {
-          connectionWaiters.delete(done);
-          reject(new Error(`fake realtime: no connection within ${timeoutMs} ms`));
-        }, timeoutMs);
-        connectionWaiters.add(done);
-      });
+      return connectionLog.nextNew(undefined, { timeoutMs, what: 'connection' });
     },
     waitForEvent(type, predicate, timeoutMs = DEFAULT_WAIT_MS) {
-      for (const conn of connections) {
-        for (const event of conn.received) {
-          if (event.type === type && !consumed.has(event) && (!predicate || predicate(event))) {
-            consumed.add(event);
-            return Promise.resolve(event);
-          }
-        }
-      }
-      return new Promise((resolve, reject) => {
-        const waiter: Waiter = {
-          type,
-          predicate,
-          resolve: (event) => {
-            clearTimeout(timer);
-            resolve(event);
-          },
-        };
-        const timer = setTimeout(() => {
-          eventWaiters.delete(waiter);
-          const seen = connections.flatMap((c) => c.received.map((e) => e.type)).join(', ') || 'none';
-          reject(new Error(`fake realtime: no ${type} within ${timeoutMs} ms (received: ${seen})`));
-        }, timeoutMs);
-        eventWaiters.add(waiter);
-      });
+      // Claimed: two waits for the same type get two events, in arrival order.
+      return events.next((event) => event.type === type && (!predicate || predicate(event)), { timeoutMs, what: type, claim: true });
     },
     send(event) {
       latest().send(event);

@@ -1,5 +1,5 @@
 import { TEST_API_KEY, type TestGateway } from './gateway.js';
-import { eventually, show } from './phones.js';
+import { until, show } from './phones.js';
 
 export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
 
@@ -106,5 +106,5 @@ export async function scrape(gateway: TestGateway, headers: Record<string, strin
 
 /** Scrapes until `done` holds for a scrape (values move as the gateway works); returns that scrape. */
 export function scrapeUntil(gateway: TestGateway, done: (m: Metrics) => boolean, what: string, timeoutMs = 5000): Promise<Metrics> {
-  return eventually(() => scrape(gateway), done, { what, timeoutMs });
+  return until(() => scrape(gateway), done, { what, timeoutMs });
 }

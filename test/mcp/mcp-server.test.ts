@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { rig, testScope, type Rig } from '../assistant/support.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { callInState, eventually, type Scope } from '../helpers/phones.js';
+import { callInState, until, type Scope } from '../helpers/phones.js';
 
 const scope = testScope();
 const BIN = path.resolve(import.meta.dirname, '../../bin/voice-gateway.js');
@@ -76,7 +76,7 @@ describe('voice-gateway mcp (stdio)', { timeout: 60_000 }, () => {
 
     r.fake.send({ type: 'conversation.item.input_audio_transcription.completed', item_id: 'item_c1', content_index: 0, transcript: 'It arrives on Friday.' });
     r.fake.sendFunctionCall({ callId: 'fc_1', name: 'report_outcome', arguments: { achieved: true, summary: 'The parcel arrives on Friday.', facts: ['Friday'] } });
-    const got = await eventually(
+    const got = await until(
       async () => json<{ call: { state: string }; timeline: Array<{ event: string }>; assistant?: { status: string; outcome?: { achieved: boolean; facts: string[] } } }>(await call('get_call', { callId })),
       (g) => g.assistant?.outcome !== undefined,
       { what: 'the outcome through get_call' },
@@ -85,7 +85,7 @@ describe('voice-gateway mcp (stdio)', { timeout: 60_000 }, () => {
     expect(got.timeline.map((e) => e.event)).toContain('call.active');
     expect(got.assistant).toMatchObject({ status: 'live', outcome: { achieved: true, facts: ['Friday'] } });
 
-    const transcript = await eventually(
+    const transcript = await until(
       async () => json<{ transcript: Array<{ role: string; text: string }> }>(await call('get_transcript', { callId })),
       (t) => t.transcript.length === 1,
       { what: 'a transcript line' },
@@ -119,7 +119,7 @@ describe('voice-gateway mcp (stdio)', { timeout: 60_000 }, () => {
     expect(otherPhone).toMatchObject({ isError: true, text: expect.stringMatching(/^NOT_FOUND: Phone not found/) });
 
     await r.phone.stop();
-    const offline = await eventually(() => tool('place_call', { to: '+4934112345678' }), (res) => res.isError === true && res.text.startsWith('VALIDATION_ERROR'), { what: 'no connected phone' });
+    const offline = await until(() => tool('place_call', { to: '+4934112345678' }), (res) => res.isError === true && res.text.startsWith('VALIDATION_ERROR'), { what: 'no connected phone' });
     expect(offline.text).toContain('No phone is connected');
 
     const wrongKey = await mcpClient(scope, r.gateway.url, 'wrong-key-0123456789abcdef');

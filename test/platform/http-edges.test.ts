@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/phones.js';
+import { until } from '../helpers/phones.js';
 import { rawHttp, show } from './support.js';
 
 const KB = 1024;
@@ -99,7 +99,7 @@ describe('a client that hangs up mid-body', () => {
     await new Promise<void>((resolve) => socket.write(head('PUT', '/v1/settings', { ...auth, ...json, ...framing }) + part, () => resolve()));
     socket.destroy();
     const gateway = g;
-    await eventually(
+    await until(
       async () => gateway.logs,
       (logs) => logs.some((line) => line.includes('client closed the connection')),
       { what: 'the log line about the client going away' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, eventually, getDeliveries, pairCredentials, phoneEvent, show, testScope, type Delivery, type ErrorBody, type RawPhone } from '../helpers/phones.js';
+import { callInState, until, getDeliveries, pairCredentials, phoneEvent, show, testScope, type Delivery, type ErrorBody, type RawPhone } from '../helpers/phones.js';
 import { agent, placeCall, streamInfo } from '../streams/helpers.js';
 import { agentInfo, rig } from '../assistant/support.js';
 
@@ -15,7 +15,7 @@ async function firstAttemptTo(g: TestGateway, phone: RawPhone, url: string): Pro
   expect(set.status, show(set)).toBe(200);
   const ack = await phone.event(phoneEvent('call.ringing', `native-${randomUUID()}`, { direction: 'incoming', remoteNumber: '+4930100' }));
   const callId = String(ack.callId);
-  const rows = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length > 0, { what: `an attempt to ${url}` });
+  const rows = await until(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length > 0, { what: `an attempt to ${url}` });
   return rows[rows.length - 1]!;
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ApiResponse } from '../helpers/gateway.js';
+import { Recorded } from '../helpers/waits.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -165,12 +166,12 @@ export interface LogLine {
 /** The real server (`node --import tsx src/main.ts`) as a child process, its pino lines parsed. */
 export class ServerProcess {
   readonly child: ChildProcess;
-  readonly lines: LogLine[] = [];
+  /** The pino lines of stdout, parsed, in order. */
+  readonly logged = new Recorded<LogLine>('server log', (line) => line.msg);
   readonly stdout: string[] = [];
   stderr = '';
   /** Resolves with the exit code and signal once the process has exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private readonly waiters = new Set<{ test: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
 
   constructor(env: Record<string, string>) {
     const inherited = { ...process.env };
@@ -195,27 +196,23 @@ export class ServerProcess {
       } catch {
         return;
       }
-      this.lines.push(line);
-      for (const waiter of this.waiters) {
-        if (waiter.test(line)) {
-          this.waiters.delete(waiter);
-          waiter.resolve(line);
-        }
-      }
+      this.logged.add(line);
     });
+    // As before: a wait still pending when the process exits fails then, naming what it printed.
+    void this.exited.then(({ code, signal }) => this.logged.end(`server exited (code ${code}, signal ${signal}); stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`));
   }
 
-  /** The first log line with this message (or that passes the test); fails if the process exits first. */
-  waitForLog(match: string | ((line: LogLine) => boolean)): Promise<LogLine> {
+  get lines(): LogLine[] {
+    return this.logged.items;
+  }
+
+  /**
+   * The first log line with this message (or that passes the test); fails if the process exits
+   * first, or (a bound of ours, just under the runner's 20 s) after `timeoutMs`.
+   */
+  waitForLog(match: string | ((line: LogLine) => boolean), timeoutMs = 19_000): Promise<LogLine> {
     const test = typeof match === 'string' ? (line: LogLine) => line.msg === match : match;
-    const seen = this.lines.find(test);
-    if (seen) return Promise.resolve(seen);
-    return new Promise<LogLine>((resolve, reject) => {
-      this.waiters.add({ test, resolve });
-      void this.exited.then(({ code, signal }) =>
-        reject(new Error(`server exited (code ${code}, signal ${signal}) before logging ${typeof match === 'string' ? `"${match}"` : 'the line awaited'}; stderr: ${this.stderr}; stdout: ${this.stdout.join('\n')}`)),
-      );
-    });
+    return this.logged.next(test, { timeoutMs, what: typeof match === 'string' ? `"${match}"` : 'the line awaited' });
   }
 
   /** Waits for "gateway listening" and returns the URL it logged. */

@@ -3,7 +3,7 @@ import { FRAME_BYTES } from '../../src/audio/index.js';
 import { CLOSE_TOO_SLOW } from '../../src/socket-guard.js';
 import { TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { scrape } from '../helpers/metrics.js';
-import { callInState, eventually, getCall, testScope, type RawPhone } from '../helpers/phones.js';
+import { callInState, until, getCall, testScope, type RawPhone } from '../helpers/phones.js';
 import { agent, liveRawCall, openMedia, rawPhoneCall, streamInfo, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -42,7 +42,7 @@ describe('back-pressure on the sockets that carry call audio', () => {
       for (const end = sent + 500; sent < end; sent++) phone.ws.send(frame, { binary: true });
       await reader.frames(sent, 60_000);
     }
-    await eventually(async () => g.logs.filter((l) => l.includes('media socket cut off')), (lines) => lines.length > 0, { what: 'the slow client cut off', timeoutMs: 60_000 });
+    await until(async () => g.logs.filter((l) => l.includes('media socket cut off')), (lines) => lines.length > 0, { what: 'the slow client cut off', timeoutMs: 60_000 });
     // The frame that found it behind, and those after it until its socket closes, are counted as dropped.
     expect((await scrape(g)).value('voice_gateway_audio_frames_dropped_total', { reason: 'consumer_gone' })).toBeGreaterThan(0);
     // Only the client that stopped reading: the other one heard every frame.
@@ -97,7 +97,7 @@ describe('back-pressure on the sockets that carry call audio', () => {
     const { g, phone, conn, call } = await liveRawCall(t, {}, { timings: { audioPingIntervalMs: 20, pongTimeoutMs: 1000 } });
     let pings = 0;
     conn.ws.on('ping', () => (pings += 1));
-    await eventually(async () => pings, (n) => n >= 5, { what: 'five pings answered' });
+    await until(async () => pings, (n) => n >= 5, { what: 'five pings answered' });
     expect((await streamInfo(g, call.id)).status).toBe('live');
     expect(phone.commands.some((c) => c.action === 'hangup')).toBe(false);
   });

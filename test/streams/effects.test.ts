@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandMessage, PhoneSimulator } from '../../src/simulator/index.js';
-import { callInState, eventually, getCall, getDevice, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, getCall, getDevice, show, testScope, type Call, type ErrorBody } from '../helpers/phones.js';
 import { agent, closedPort, liveRawCall, placeCall, refusingServer, streamInfo, TONE, type Json, type StreamInfoBody } from './helpers.js';
 
 const t = testScope();
@@ -26,7 +26,7 @@ describe('stream effects', () => {
     phone.remoteAnswer();
     const conn = await a.connection();
     await conn.message((m) => m.type === 'start');
-    const info = await eventually(() => streamInfo(g, call.id), (i) => i.status === 'live', { what: 'stream live' });
+    const info = await until(() => streamInfo(g, call.id), (i) => i.status === 'live', { what: 'stream live' });
     expect(info).toEqual({ stream: { url: a.url }, status: 'live' });
     expect(a.count).toBe(1);
   });
@@ -74,7 +74,7 @@ describe('stream effects', () => {
     conn.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
     conn.send({ event: 'media', streamSid: 'MZ1', media: { payload: Buffer.alloc(160, 0xff).toString('base64') } });
     conn.send({ event: 'mark', streamSid: 'MZ1', mark: { name: 'm' } });
-    const info = await eventually(() => streamInfo(g, call.id), (i) => i.hint !== undefined, { what: 'the hint' });
+    const info = await until(() => streamInfo(g, call.id), (i) => i.hint !== undefined, { what: 'the hint' });
     expect(info).toMatchObject({ status: 'live', hint: 'looks like Twilio Media Streams: set stream.format to vendor' });
     expect(info.error).toBeUndefined();
     expect(g.logs.filter((l) => l.includes('set stream.format to vendor'))).toHaveLength(1);
@@ -152,7 +152,7 @@ describe('stream effects', () => {
       const a = await agent(t);
       const { call } = await placeCall(g, phone, { stream: { url: a.url } });
       await callInState(g, call.id, 'ended');
-      const info = await eventually(() => streamInfo(g, call.id), (i) => i.status !== 'waiting', { what: 'the stream leaves waiting' });
+      const info = await until(() => streamInfo(g, call.id), (i) => i.status !== 'waiting', { what: 'the stream leaves waiting' });
       expect(info.status).toBe('ended');
       expect(info.error).toBeUndefined();
       expect(a.count).toBe(0);
@@ -180,7 +180,7 @@ describe('POST /v1/calls/{callId}/stream', () => {
     const start = await conn.message((m) => m.event === 'start');
     expect(start.start.customParameters).toEqual({ callId, direction: 'incoming', remoteNumber: '+15550133', deviceId: phone.deviceId, k: 'v' });
     await callInState(g, callId, 'active');
-    expect((await eventually(() => streamInfo(g, callId), (i) => i.status === 'live')).status).toBe('live');
+    expect((await until(() => streamInfo(g, callId), (i) => i.status === 'live')).status).toBe('live');
   });
 
   it('replaces an attached stream: the old agent gets stop and is closed, the new one connects', async () => {
@@ -200,7 +200,7 @@ describe('POST /v1/calls/{callId}/stream', () => {
     expect((await old.closed).code).toBe(1000);
     const conn = await second.connection();
     await conn.message((m) => m.event === 'start');
-    const info = await eventually(() => streamInfo(g, call.id), (i) => i.status === 'live');
+    const info = await until(() => streamInfo(g, call.id), (i) => i.status === 'live');
     expect(info.stream).toEqual({ url: second.url, format: 'vendor' });
     // Replacing is not the agent leaving: the call stays up.
     expect((await getCall(g, call.id)).state).toBe('active');
@@ -269,7 +269,7 @@ describe('MediaInfo.streaming', () => {
     });
     await callInState(g, call.id, 'dialing');
     phone.remoteAnswer();
-    const live = await eventually(
+    const live = await until(
       () => g.api<{ call: Call; media: Json }>('GET', `/v1/calls/${call.id}`),
       (r) => r.body.media?.streaming === true,
       { what: 'media.streaming true' },
@@ -277,7 +277,7 @@ describe('MediaInfo.streaming', () => {
     expect(live.body.call.state).toBe('active');
     phone.remoteHangup();
     await callInState(g, call.id, 'ended');
-    const after = await eventually(
+    const after = await until(
       () => g.api<{ call: Call; media: Json }>('GET', `/v1/calls/${call.id}`),
       (r) => r.body.media?.streaming === false,
       { what: 'media.streaming false' },
@@ -290,18 +290,18 @@ describe('MediaInfo.streaming', () => {
     const phone = await t.phone(g, { audio: TONE, dial: { outcome: 'answer', ringMs: 20 }, reconnect: false });
     const { call } = await placeCall(g, phone);
     const streaming = async (): Promise<boolean> => (await g.api<{ media: Json }>('GET', `/v1/calls/${call.id}`)).body.media['streaming'] as boolean;
-    await eventually(streaming, (s) => s, { what: 'streaming' });
+    await until(streaming, (s) => s, { what: 'streaming' });
 
     // The phone sends no frames while the call is held (phone-protocol.md section 4).
     expect((await g.api('POST', `/v1/calls/${call.id}/hold`)).status).toBe(202);
     await callInState(g, call.id, 'held');
-    await eventually(streaming, (s) => !s, { what: 'not streaming while held' });
+    await until(streaming, (s) => !s, { what: 'not streaming while held' });
     expect((await g.api('POST', `/v1/calls/${call.id}/unhold`)).status).toBe(202);
     await callInState(g, call.id, 'active');
-    await eventually(streaming, (s) => s, { what: 'streaming again' });
+    await until(streaming, (s) => s, { what: 'streaming again' });
 
     phone.dropSocket();
-    await eventually(() => getDevice(g, phone.deviceId!), (d) => !d.connected, { what: 'the phone offline' });
+    await until(() => getDevice(g, phone.deviceId!), (d) => !d.connected, { what: 'the phone offline' });
     expect(await streaming()).toBe(false);
     expect((await getCall(g, call.id)).state).toBe('active');
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/index.js';
 import { SettingsRepo } from '../../src/store/index.js';
-import { callInState, eventually, pairCredentials, phoneEvent, show, testScope, type RawPhone } from '../helpers/phones.js';
+import { callInState, until, pairCredentials, phoneEvent, show, testScope, type RawPhone } from '../helpers/phones.js';
 import { placeCall, streamInfo } from './helpers.js';
 
 const t = testScope();
@@ -62,7 +62,7 @@ describe('stream URLs with a #fragment', () => {
 
     // The spec's "agent unreachable": status error with its reason, and the call is hung up.
     await ackCommand(phone, 'hangup');
-    const info = await eventually(() => streamInfo(g, callId), (i) => i.status === 'error', { what: 'stream error' });
+    const info = await until(() => streamInfo(g, callId), (i) => i.status === 'error', { what: 'stream error' });
     expect(info.error).toMatch(/fragment|#/);
     await phone.event(phoneEvent('call.disconnected', nativeCallId, { callId, payload: { cause: 'local' } }));
     await callInState(g, callId, 'ended');

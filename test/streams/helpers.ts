@@ -6,7 +6,7 @@ import { FRAME_BYTES } from '../../src/audio/index.js';
 import { STAMP_BYTES, toneSource, type PhoneSimulator } from '../../src/simulator/index.js';
 import type { Endpoint, TestGateway } from '../helpers/gateway.js';
 import { callInState, openSocket, pairCredentials, phoneEvent, show, type Call, type RawPhone, type Scope } from '../helpers/phones.js';
-import { Recorded } from '../helpers/recorded.js';
+import { Recorded } from '../helpers/waits.js';
 
 // Protocol messages are read field by field in assertions; `unknown` would only add casts.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,9 +33,9 @@ export const unstamped = (frame: Buffer): Buffer => frame.subarray(STAMP_BYTES);
 /** One socket the gateway opened to a fake agent (or a media socket the test opened). */
 export class PeerSocket {
   /** Text messages parsed as JSON, with their arrival time (performance.now()). */
-  readonly json = new Recorded<{ msg: Json; at: number; index: number }>();
+  readonly json = new Recorded<{ msg: Json; at: number; index: number }>('peer text messages', (i) => JSON.stringify(i.msg).slice(0, 160));
   /** Binary messages with arrival time. */
-  readonly binary = new Recorded<{ data: Buffer; at: number; index: number }>();
+  readonly binary = new Recorded<{ data: Buffer; at: number; index: number }>('peer binary messages', (i) => `${i.data.length} bytes`);
   /** Raw text of every text message, in order. */
   readonly texts: string[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
@@ -73,18 +73,16 @@ export class PeerSocket {
 
   /** A JSON message matching `test` (already received or still to come). */
   async message(test: (m: Json) => boolean, timeoutMs = 5000): Promise<Json> {
-    return (await this.json.next((i) => test(i.msg), timeoutMs, 'peer message')).msg;
+    return (await this.json.next((i) => test(i.msg), { timeoutMs, what: 'peer message' })).msg;
   }
 
   async messageAt(test: (m: Json) => boolean, timeoutMs = 5000): Promise<{ msg: Json; at: number }> {
-    return this.json.next((i) => test(i.msg), timeoutMs, 'peer message');
+    return this.json.next((i) => test(i.msg), { timeoutMs, what: 'peer message' });
   }
 
   /** Resolves once `count` binary frames have arrived; returns all of them. */
   async frames(count: number, timeoutMs = 5000): Promise<Buffer[]> {
-    if (this.binary.items.length < count) {
-      await this.binary.nextNew(() => this.binary.items.length >= count, timeoutMs, `${count} binary frames (have ${this.binary.items.length})`);
-    }
+    if (count > 0) await this.binary.nth(count - 1, undefined, { timeoutMs, what: `${count} binary frames` });
     return this.binary.items.map((b) => b.data);
   }
 
@@ -111,7 +109,7 @@ export class PeerSocket {
 
 /** A local agent: a `ws` server on 127.0.0.1:0 recording every connection the gateway makes. */
 export class FakeAgent {
-  readonly connections = new Recorded<PeerSocket>();
+  readonly connections = new Recorded<PeerSocket>('agent connections', (c) => c.req?.url ?? 'a connection');
   private constructor(
     private readonly wss: WebSocketServer,
     readonly url: string,
@@ -133,9 +131,7 @@ export class FakeAgent {
 
   /** The `n`-th connection (0-based), awaited. */
   connection(n = 0, timeoutMs = 5000): Promise<PeerSocket> {
-    const have = this.connections.items[n];
-    if (have) return Promise.resolve(have);
-    return this.connections.nextNew(() => this.connections.items.length > n, timeoutMs, `agent connection #${n}`).then(() => this.connections.items[n]!);
+    return this.connections.nth(n, undefined, { timeoutMs, what: `agent connection #${n}` });
   }
 
   async close(): Promise<void> {

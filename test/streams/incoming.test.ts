@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, eventually, getCall, show, testScope } from '../helpers/phones.js';
+import { callInState, until, getCall, show, testScope } from '../helpers/phones.js';
 import { agent, streamInfo, TONE } from './helpers.js';
 
 const t = testScope();
@@ -50,7 +50,7 @@ describe('incoming calls with incomingStreamUrl (rule 1)', () => {
       mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
     });
     await callInState(g, callId, 'active');
-    const info = await eventually(() => streamInfo(g, callId), (i) => i.status === 'live');
+    const info = await until(() => streamInfo(g, callId), (i) => i.status === 'live');
     expect(info.stream).toMatchObject({ url: a.url, format: 'vendor' });
     // The stream is on the call, so the media flows: the phone's voice reaches the agent.
     await conn.message((m) => m.event === 'media');
@@ -84,10 +84,10 @@ describe('incoming calls with incomingStreamUrl (rule 1)', () => {
     phone.remoteHangup();
     await callInState(g, callId, 'ended');
     // Past the delay (a bounded poll of 1200 ms): no answer, no agent connection.
-    const until = performance.now() + 1200;
-    await eventually(
+    const quietUntil = performance.now() + 1200;
+    await until(
       async () => phone.commands.length + a.count,
-      (n) => n > 0 || performance.now() > until,
+      (n) => n > 0 || performance.now() > quietUntil,
       { intervalMs: 25 },
     );
     expect(phone.commands.map((c) => c.action)).toEqual([]);
@@ -101,10 +101,10 @@ describe('incoming calls without incomingStreamUrl (rule 3)', () => {
     const phone = await t.phone(g);
     const callId = await phone.ringIncoming('+15550188');
     // Well past the delay (a bounded poll of 400 ms): still ringing, nothing was sent to the phone.
-    const until = performance.now() + 400;
-    const state = await eventually(
+    const quietUntil = performance.now() + 400;
+    const state = await until(
       async () => (await getCall(g, callId)).state,
-      (s) => s !== 'ringing' || performance.now() > until,
+      (s) => s !== 'ringing' || performance.now() > quietUntil,
       { intervalMs: 25 },
     );
     expect(state).toBe('ringing');

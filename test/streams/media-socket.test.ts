@@ -4,7 +4,7 @@ import { PHONE_BUFFER_FRAMES } from '../../src/audio/pacer.js';
 import { readStamp } from '../../src/simulator/index.js';
 import { TEST_API_KEY, whileApiKeysAway } from '../helpers/gateway.js';
 import { TEST_DATABASE_URL } from '../helpers/postgres.js';
-import { callInState, eventually, testScope, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, testScope, type ErrorBody } from '../helpers/phones.js';
 import { constantPcm, nonZeroSamples, openMedia, placeCall, rampPcm, samples, TONE, toneFrames, unstamped, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -113,7 +113,7 @@ describe('media WebSocket /v1/calls/{callId}/media', () => {
     await two.frames(5);
     // Both hear the same frames of the remote party.
     const last = two.binary.items[two.binary.items.length - 1]!.data;
-    await one.binary.next((b) => b.data.equals(last), 2000, 'the frame the other listener heard');
+    await one.binary.next((b) => b.data.equals(last), { timeoutMs: 2000, what: 'the frame the other listener heard' });
 
     // Each sends 1 s of a constant +1000: the phone hears +2000 where both overlap.
     one.sendBinary(constantPcm(16000, 1000));
@@ -174,7 +174,7 @@ describe('a media socket whose credential is revoked', () => {
 
     await whileApiKeysAway(g, async () => {
       const from = pings;
-      await eventually(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
+      await until(async () => pings, (n) => n >= from + 4 || !byKey.open, { what: 'four heartbeats while the store fails' });
       expect(byKey.open).toBe(true);
     });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createEndpoint, type AudioStream } from '@jambonz/sdk/websocket';
 import { describe, expect, it } from 'vitest';
 import { FRAME_MS } from '../../src/audio/index.js';
-import { Recorded } from '../helpers/recorded.js';
+import { Recorded } from '../helpers/waits.js';
 import { callInState, testScope } from '../helpers/phones.js';
 import { liveRawCall, placeCall, rampPcm, streamInfo } from './helpers.js';
 
@@ -54,16 +54,16 @@ describe('marks and jambonz verbs on raw streams', () => {
     t.track({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
     const quiet = { info: () => {}, error: () => {}, debug: () => {} };
     const makeService = createEndpoint({ server, logger: quiet });
-    const streams = new Recorded<AudioStream>();
+    const streams = new Recorded<AudioStream>('jambonz audio streams', () => 'a stream');
     makeService.audio({ path: '/audio' }).on('connection', (stream: AudioStream) => streams.add(stream));
     const { port } = server.address() as AddressInfo;
 
     const { call } = await placeCall(g, phone, { stream: { url: `ws://127.0.0.1:${port}/audio` } });
-    const stream = await streams.next(() => true, 5000, 'jambonz audio stream');
+    const stream = await streams.next(() => true, { timeoutMs: 5000, what: 'jambonz audio stream' });
     // The SDK read the gateway's start message as jambonz's metadata.
     expect(stream.metadata.callId).toBe(call.id);
     await callInState(g, call.id, 'active');
-    const marks = new Recorded<{ name: string; event: string }>();
+    const marks = new Recorded<{ name: string; event: string }>('marks');
     stream.on('mark', (evt) => marks.add(evt));
     const closed = new Promise<number>((resolve) => stream.on('close', (code) => resolve(code)));
 
@@ -71,7 +71,7 @@ describe('marks and jambonz verbs on raw streams', () => {
     phone.resetReceived();
     stream.sendAudio(rampPcm(8000));
     stream.sendMark('greeting');
-    expect(await marks.next((m) => m.name === 'greeting', 5000, 'greeting mark')).toEqual({ name: 'greeting', event: 'playout' });
+    expect(await marks.next((m) => m.name === 'greeting', { timeoutMs: 5000, what: 'greeting mark' })).toEqual({ name: 'greeting', event: 'playout' });
     await phone.waitFor((s) => s.received.frames >= 25, 3000);
 
     // killAudio: the pending mark is told back as cleared, and the audio stops.
@@ -80,9 +80,9 @@ describe('marks and jambonz verbs on raw streams', () => {
     stream.sendMark('long-answer');
     await phone.waitFor((s) => s.received.frames >= 5, 3000);
     stream.killAudio();
-    expect(await marks.next((m) => m.name === 'long-answer', 5000, 'cleared mark')).toEqual({ name: 'long-answer', event: 'cleared' });
+    expect(await marks.next((m) => m.name === 'long-answer', { timeoutMs: 5000, what: 'cleared mark' })).toEqual({ name: 'long-answer', event: 'cleared' });
     stream.sendMark('after-kill');
-    await marks.next((m) => m.name === 'after-kill', 5000, 'mark after killAudio');
+    await marks.next((m) => m.name === 'after-kill', { timeoutMs: 5000, what: 'mark after killAudio' });
     expect(phone.received.frames).toBeLessThan(100);
 
     // disconnect: the agent hung up, as if it had closed its socket.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES, PCM_FORMAT } from '../../src/audio/index.js';
 import { PHONE_BUFFER_FRAMES } from '../../src/audio/pacer.js';
 import { readStamp } from '../../src/simulator/index.js';
-import { callInState, eventually, testScope } from '../helpers/phones.js';
+import { callInState, until, testScope } from '../helpers/phones.js';
 import { agent, constantPcm, liveRawCall, nonZeroSamples, placeCall, rampPcm, samples, streamInfo, TONE, toneFrames, unstamped } from './helpers.js';
 
 const t = testScope();
@@ -116,7 +116,7 @@ describe('raw stream format', () => {
     await phone.waitFor((s) => s.received.frames >= expected, 5000);
     // Nothing of the dropped audio comes afterwards either: a bounded 300 ms look at the phone.
     const quietUntil = performance.now() + 300;
-    await eventually(
+    await until(
       async () => phone.received.frames,
       (n) => n !== expected || performance.now() > quietUntil,
       { what: 'play-out stays idle', intervalMs: 20 },

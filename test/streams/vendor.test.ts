@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeMulawSample, FRAME_MS, MulawUpsampler, pcm16kToMulaw8k } from '../../src/audio/index.js';
 import type { PhoneSimulator } from '../../src/simulator/index.js';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, eventually, testScope } from '../helpers/phones.js';
+import { callInState, until, testScope } from '../helpers/phones.js';
 import { agent, placeCall, samples, streamInfo, TONE, toneFrames, type Json, type PeerSocket } from './helpers.js';
 
 const t = testScope();
@@ -178,7 +178,7 @@ describe('vendor stream format (Twilio Media Streams)', () => {
     // 1 s of audio queued allows 1000 marks plus one per 10 ms of it.
     for (const c of mulawRamp(50)) conn.send(media(c));
     for (let i = 0; i < 1500; i++) conn.send({ event: 'mark', streamSid: 'x', mark: { name: `m${i}` } });
-    const info = await eventually(() => streamInfo(g, callId), (i) => i.status === 'error', { what: 'stream error' });
+    const info = await until(() => streamInfo(g, callId), (i) => i.status === 'error', { what: 'stream error' });
     expect(info.error).toMatch(/more marks than the gateway keeps: \d+ were waiting for [\d.]+ s of audio \(at most 1000 plus one per 10 ms/);
     await phone.waitFor((s) => s.commands.some((c) => c.action === 'hangup'), 3000);
     await conn.closed;

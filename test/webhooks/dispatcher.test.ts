@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { WebhookDispatcher, type WebhookBody, type WebhookDelivery, type WebhookDispatcherOptions } from '../../src/webhooks/index.js';
-import { eventually } from '../helpers/phones.js';
+import { until } from '../helpers/phones.js';
 import { FakeReceiver } from './receiver.js';
 import { closedPort } from '../streams/helpers.js';
 
@@ -303,7 +303,7 @@ describe('WebhookDispatcher', () => {
     await dispatcher.enqueue(job(rx.url, 'call_b', 1));
     await rx.nth(2);
     const failed = () => Promise.resolve(logs.filter((l) => l.includes('could not record the webhook attempt')).length);
-    await eventually(failed, (n) => n === 2, { what: 'two attempts that could not be recorded' });
+    await until(failed, (n) => n === 2, { what: 'two attempts that could not be recorded' });
     await store.db.schema.alterTable('webhook_deliveries_away').renameTo('webhook_deliveries').execute();
 
     const ds = await deliveries.count(2);

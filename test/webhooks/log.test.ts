@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { callInState, eventually, getDeliveries, show, testScope, type Delivery, type ErrorBody } from '../helpers/phones.js';
+import { callInState, until, getDeliveries, show, testScope, type Delivery, type ErrorBody } from '../helpers/phones.js';
 import { openLive } from '../console/support.js';
 
 const t = testScope();
@@ -50,7 +50,7 @@ describe('GET /v1/webhook-deliveries: filters on the server, and paging', () => 
     const [first] = await calls(g, 1, sim);
     const ids = [first!, ...(await calls(g, 12, sim))];
     const total = 1 + ids.length * 2;
-    await eventually(() => getDeliveries(g, '?limit=200'), (d) => d.length === total, { what: `${total} attempts` });
+    await until(() => getDeliveries(g, '?limit=200'), (d) => d.length === total, { what: `${total} attempts` });
 
     // The spec's own query still works (and now says where the next page starts).
     const spec = await page(g, `?callId=${first}&limit=50`);
@@ -101,7 +101,7 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     const sim = await t.phone(g);
     rx.failNext(4, 500);
     const callId = await sim.ringIncoming('+4930123');
-    const attempts = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length === 4, { what: 'four failed attempts' });
+    const attempts = await until(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length === 4, { what: 'four failed attempts' });
     expect(attempts.map((d) => [d.attempt, d.ok])).toEqual([
       [4, false],
       [3, false],
@@ -127,7 +127,7 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     const resent = await rx.waitFor(5);
     expect(resent[4]!.headers['webhook-id']).toBe(gaveUp.eventId);
     expect(resent[4]!.raw).toBe(resent[0]!.raw);
-    const row = await eventually(() => getDeliveries(g, `?callId=${callId}&limit=1`), (d) => d[0]?.retryOf === gaveUp.id, { what: 'the new attempt' });
+    const row = await until(() => getDeliveries(g, `?callId=${callId}&limit=1`), (d) => d[0]?.retryOf === gaveUp.id, { what: 'the new attempt' });
     expect(row[0]).toMatchObject({ attempt: 1, ok: true, eventId: gaveUp.eventId, retryOf: gaveUp.id });
     expect((await live.next((m) => m.type === 'delivery' && m.delivery.retryOf === gaveUp.id)).delivery).toEqual(row[0]);
     // The original rows stay as they were.
@@ -140,7 +140,7 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     const sim = await t.phone(g);
     rx.failNext(4, 500);
     const callId = await sim.ringIncoming('+4930125');
-    const attempts = await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 4, { what: 'four failed attempts' });
+    const attempts = await until(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 4, { what: 'four failed attempts' });
     const stored = await g.store.db.selectFrom('webhook_deliveries').select(['attempt', 'body']).where('call_id', '=', callId).where('event', '=', 'call.ringing').orderBy('id').execute();
     expect(stored.map((r) => [r.attempt, r.body === null ? null : 'body'])).toEqual([
       [1, 'body'],
@@ -155,7 +155,7 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     expect(resent[4]!.raw).toBe(resent[0]!.raw);
     expect(resent[4]!.headers['webhook-id']).toBe(third.eventId);
     // The new delivery keeps its body once too.
-    await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 5, { what: 'the new attempt' });
+    await until(() => getDeliveries(g, `?callId=${callId}&event=call.ringing`), (d) => d.length === 5, { what: 'the new attempt' });
     const bodies = await g.store.db.selectFrom('webhook_deliveries').select('body').where('call_id', '=', callId).where('body', 'is not', null).execute();
     expect(bodies).toHaveLength(2);
   });
@@ -166,20 +166,20 @@ describe('POST /v1/webhook-deliveries/{id}/retry', () => {
     const sim = await t.phone(g);
     rx.failNext(1, 500);
     const callId = await sim.ringIncoming('+4930124');
-    const [failed] = await eventually(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length === 1, { what: 'the failed attempt' });
+    const [failed] = await until(() => getDeliveries(g, `?callId=${callId}`), (d) => d.length === 1, { what: 'the failed attempt' });
     const pending = await g.api<ErrorBody>('POST', `/v1/webhook-deliveries/${failed!.id}/retry`);
     expect(pending.status, show(pending)).toBe(409);
     expect(pending.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/still being delivered.*attempt 2 is due at \d{4}-/) });
 
     sim.remoteHangup();
-    const delivered = await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 1, { what: 'call.disconnected' });
+    const delivered = await until(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 1, { what: 'call.disconnected' });
     // Two clicks at once schedule one delivery: the second finds the first one's job. The receiver
     // fails the new attempt, so that job stays (attempt 2, due in an hour) however late the second
     // click is handled; had it succeeded, a click after it would rightly retry once more.
     rx.failNext(1, 500);
     const [a, b] = await Promise.all([1, 2].map(() => g.api('POST', `/v1/webhook-deliveries/${delivered[0]!.id}/retry`)));
     expect([a!.status, b!.status].sort()).toEqual([202, 409]);
-    await eventually(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 2, { what: 'the new attempt' });
+    await until(() => getDeliveries(g, `?callId=${callId}&event=call.disconnected`), (d) => d.length === 2, { what: 'the new attempt' });
     expect(rx.requests.filter((r) => r.body.event === 'call.disconnected')).toHaveLength(2);
   });
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
-import { callInState, eventually, show, testScope, type Delivery } from '../helpers/phones.js';
+import { callInState, until, show, testScope, type Delivery } from '../helpers/phones.js';
 import type { WebhookEventDelivery } from '../../src/webhooks/index.js';
 
 const t = testScope();
@@ -40,7 +40,7 @@ describe('webhook failures that say why (issue 26, point 3)', () => {
     const callId = await sim.ringIncoming('+4930111');
     await rx.waitFor(1);
 
-    const page = await eventually(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.attempts.length === 1, { what: 'the first attempt' });
+    const page = await until(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.attempts.length === 1, { what: 'the first attempt' });
     const ringing = ringingOf(page, callId)!;
     const [first] = ringing.attempts;
     expect(first).toMatchObject({ ok: false, attempt: 1, statusCode: 503, errorKind: 'http_error', error: 'HTTP 503', answer: '{"error":"database is down"}', gaveUp: false });
@@ -61,7 +61,7 @@ describe('webhook failures that say why (issue 26, point 3)', () => {
     rx.failNext(1000, 500);
     rx.failAnswer = (hook) => `bad signature ${hook.headers['webhook-signature']}`;
     const callId = await sim.ringIncoming('+4930222');
-    const gaveUp = await eventually(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.state === 'gave_up', { what: 'the gateway giving up' });
+    const gaveUp = await until(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.state === 'gave_up', { what: 'the gateway giving up' });
     const ringing = ringingOf(gaveUp, callId)!;
     expect(ringing.attempts.map((a) => [a.attempt, a.ok, a.gaveUp, a.nextAttemptAt === undefined])).toEqual([
       [1, false, false, false],
@@ -81,7 +81,7 @@ describe('webhook failures that say why (issue 26, point 3)', () => {
     rx.failNext(0);
     const retry = await g.api<{ retryOf: number }>('POST', `/v1/webhook-deliveries/${ringing.lastAttemptId}/retry`);
     expect(retry.status, show(retry)).toBe(202);
-    const after = await eventually(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.state === 'delivered', { what: 'the event delivered again' });
+    const after = await until(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId)?.state === 'delivered', { what: 'the event delivered again' });
     const again = ringingOf(after, callId)!;
     expect(again.attempts).toHaveLength(5);
     expect(again.attempts[4]).toMatchObject({ ok: true, attempt: 1, retryOf: ringing.lastAttemptId, gaveUp: false });
@@ -96,7 +96,7 @@ describe('webhook failures that say why (issue 26, point 3)', () => {
     const g = await t.gateway({ env: { WEBHOOK_URL: `http://127.0.0.1:${port}/hook`, WEBHOOK_RETRY_DELAYS: '60s,60s,60s' } });
     const sim = await t.phone(g);
     const callId = await sim.ringIncoming('+4930333');
-    const page = await eventually(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId) !== undefined, { what: 'the first attempt' });
+    const page = await until(() => log(g, `?callId=${callId}`), (p) => ringingOf(p, callId) !== undefined, { what: 'the first attempt' });
     const [attempt] = ringingOf(page, callId)!.attempts;
     expect(attempt).toMatchObject({ ok: false, errorKind: 'network_error' });
     expect(attempt!.error).toContain('ECONNREFUSED');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Recorded } from '../helpers/waits.js';
 
 export interface ReceivedRequest {
   n: number;
@@ -12,10 +13,10 @@ export interface ReceivedRequest {
 
 /** A fake webhook receiver on 127.0.0.1; `respond` decides the answer (204 by default) or leaves it hanging. */
 export class FakeReceiver {
-  readonly requests: ReceivedRequest[] = [];
+  /** Every request, in arrival order. */
+  readonly received = new Recorded<ReceivedRequest>('webhook receiver', (r) => `#${r.n} ${r.headers['webhook-id'] ?? ''}`);
   url = '';
   private readonly server: Server;
-  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
 
   constructor(public respond: (req: ReceivedRequest) => void = (r) => r.res.writeHead(204).end()) {
     this.server = createServer((req: IncomingMessage, res) => {
@@ -25,14 +26,8 @@ export class FakeReceiver {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
         const received: ReceivedRequest = { n: this.requests.length + 1, headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), res };
-        this.requests.push(received);
+        this.received.add(received);
         this.respond(received);
-        for (const w of [...this.waiters]) {
-          if (this.requests.length >= w.count) {
-            this.waiters.splice(this.waiters.indexOf(w), 1);
-            w.resolve();
-          }
-        }
       });
     });
   }
@@ -44,10 +39,16 @@ export class FakeReceiver {
     return r;
   }
 
-  /** Resolves with request number n (1-based) once it has arrived. */
-  async nth(n: number): Promise<ReceivedRequest> {
-    if (this.requests.length < n) await new Promise<void>((resolve) => this.waiters.push({ count: n, resolve }));
-    return this.requests[n - 1]!;
+  get requests(): ReceivedRequest[] {
+    return this.received.items;
+  }
+
+  /**
+   * Resolves with request number n (1-based) once it has arrived; retries come after their delays,
+   * so the bound is ours just under the runner's 20 s rather than the usual 5 s.
+   */
+  nth(n: number, timeoutMs = 15_000): Promise<ReceivedRequest> {
+    return this.received.nth(n - 1, undefined, { timeoutMs, what: `request #${n}` });
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../helpers/gateway.js';
-import { acked, eventually, pairCredentials, phoneEvent, show, testScope, type Call, type RawPhone } from '../helpers/phones.js';
+import { acked, until, pairCredentials, phoneEvent, show, testScope, type Call, type RawPhone } from '../helpers/phones.js';
 
 const t = testScope();
 
@@ -51,7 +51,7 @@ describe('webhook receivers that hang', () => {
 
     await ringCalls(phone, 8);
     await hook.waitFor(8);
-    const rows = await eventually(
+    const rows = await until(
       () => g.store.db.selectFrom('webhook_deliveries').select(['error', 'duration_ms']).execute(),
       (r) => r.length === 8,
       { timeoutMs: 10_000, what: '8 attempts that timed out' },

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeRealtime, type FakeRealtime } from '../../../test/fakes/realtime-server.js';
-import { eventually } from '../../../test/helpers/phones.js';
+import { Recorded, until } from '../../../test/helpers/waits.js';
 import { RealtimeClient, type RealtimeClientEvents, type RealtimeFunctionCall } from './client.js';
 import { RealtimeError } from './errors.js';
 import { buildSessionUpdate } from './session.js';
@@ -28,20 +28,17 @@ async function connected(f: FakeRealtime, extra: { url?: string } = {}): Promise
   return client;
 }
 
-/** Waits for one event; unlike events.once it does not listen for 'error' meanwhile. */
+/** Waits for the client's next event of that name; unlike events.once it does not listen for 'error' meanwhile. */
 function next<K extends keyof RealtimeClientEvents>(
   client: RealtimeClient,
   event: K,
   timeoutMs = 2_000,
 ): Promise<RealtimeClientEvents[K]> {
   const emitter: EventEmitter = client;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
-    emitter.once(event, (...args: unknown[]) => {
-      clearTimeout(timer);
-      resolve(args as RealtimeClientEvents[K]);
-    });
-  });
+  const heard = new Recorded<RealtimeClientEvents[K]>(`realtime client '${event}'`);
+  const listener = (...args: unknown[]): void => heard.add(args as RealtimeClientEvents[K]);
+  emitter.on(event, listener);
+  return heard.next(undefined, { timeoutMs, what: `'${event}'` }).finally(() => emitter.off(event, listener));
 }
 
 async function rejection(promise: Promise<unknown>): Promise<RealtimeError> {
@@ -328,7 +325,7 @@ describe('RealtimeClient session', () => {
     const errors: RealtimeError[] = [];
     client.on('error', (err) => errors.push(err));
     // Answered pings keep it open, however many.
-    await eventually(async () => f.pings, (n) => n >= 4, { what: 'four pings answered' });
+    await until(async () => f.pings, (n) => n >= 4, { what: 'four pings answered' });
     expect(errors).toEqual([]);
     expect(client.isOpen).toBe(true);
 

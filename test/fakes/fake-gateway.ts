@@ -3,10 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { DEFAULT_WAIT_MS, Recorded, until } from '../helpers/waits.js';
 
 /**
- * The gateway side of phone-protocol.md, just enough to test the simulator: the pairing endpoint,
- * the phone socket with token check, welcome, event.ack (naming incoming calls) and commands.
+ * The gateway side of phone-protocol.md, just enough to test the simulator (src/simulator): the
+ * pairing endpoint, the phone socket with token check, welcome, event.ack (naming incoming calls)
+ * and commands.
  */
 
 export type Json = Record<string, unknown>;
@@ -41,7 +43,8 @@ export class FakePhoneSocket {
 
 export class FakeGateway {
   readonly pairRequests: PairRequestRecord[] = [];
-  readonly messages: PhoneMsg[] = [];
+  /** Every text message of every phone socket, in arrival order. */
+  readonly received = new Recorded<PhoneMsg>('fake gateway', (e) => `${e.conn}:${String(e.msg['type'])}`);
   readonly sockets: FakePhoneSocket[] = [];
   /** Problems with the order of the phone's messages. */
   readonly violations: string[] = [];
@@ -52,7 +55,8 @@ export class FakeGateway {
   upgradeRefusals = 0;
   private readonly tokens = new Map<string, string>();
   private readonly callIdsByNative = new Map<string, string>();
-  private readonly waiters = new Set<() => void>();
+  /** Called on every phone message, frame, refused upgrade and socket change. */
+  private readonly listeners = new Set<() => void>();
   private nextCall = 1;
   private url = '';
 
@@ -94,39 +98,28 @@ export class FakeGateway {
     this.tokens.delete(token);
   }
 
+  /** The phone messages so far, in order. */
+  get messages(): PhoneMsg[] {
+    return this.received.items;
+  }
+
   messagesOf(type: string): Json[] {
     return this.messages.filter((m) => m.msg['type'] === type).map((m) => m.msg);
   }
 
   /** The first phone message from index `after` on that matches, now or when it arrives. */
-  waitForMessage(pred: (m: Json, entry: PhoneMsg) => boolean, opts: { after?: number; timeoutMs?: number } = {}): Promise<Json> {
-    return this.until(() => {
-      for (let i = opts.after ?? 0; i < this.messages.length; i++) {
-        const e = this.messages[i];
-        if (e && pred(e.msg, e)) return e.msg;
-      }
-      return undefined;
-    }, opts.timeoutMs);
+  async waitForMessage(pred: (m: Json, entry: PhoneMsg) => boolean, opts: { after?: number; timeoutMs?: number } = {}): Promise<Json> {
+    const { after = 0, timeoutMs = DEFAULT_WAIT_MS } = opts;
+    return (await this.received.next((e) => pred(e.msg, e), { from: after, timeoutMs, what: 'matching phone message' })).msg;
   }
 
   /** Resolves once `probe` returns a value; probed on every phone message, frame and socket change. */
-  until<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
-    const now = probe();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        const v = probe();
-        if (v === undefined) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve(v);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`fake gateway: condition not met within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiters.add(check);
-    });
+  async until<T>(probe: () => T | undefined, timeoutMs = DEFAULT_WAIT_MS): Promise<T> {
+    const wake = (poke: () => void): (() => void) => {
+      this.listeners.add(poke);
+      return () => this.listeners.delete(poke);
+    };
+    return (await until(probe, (v) => v !== undefined, { timeoutMs, what: 'fake gateway condition', wake })) as T;
   }
 
   /** Sends a command to the current socket; resolves with the phone's ack. */
@@ -154,7 +147,7 @@ export class FakeGateway {
   }
 
   private notify(): void {
-    for (const w of [...this.waiters]) w();
+    for (const listener of [...this.listeners]) listener();
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -220,7 +213,7 @@ export class FakeGateway {
       const msg = JSON.parse(buf.toString('utf8')) as Json;
       if (count === 0 && msg['type'] !== 'hello') this.violations.push(`first message was ${String(msg['type'])}`);
       count++;
-      this.messages.push({ conn: sock.index, at: performance.now(), msg });
+      this.received.add({ conn: sock.index, at: performance.now(), msg });
       if (msg['type'] === 'hello') sock.send({ type: 'welcome', deviceId, serverTime: new Date().toISOString() });
       if (msg['type'] === 'event') this.onEvent(sock, msg);
       this.notify();
