@@ -5,7 +5,7 @@ import type { Db } from '../store/database.js';
 import type { ClaimedJobRow } from '../store/cluster-repo.js';
 import { WebhooksRepo, type DeliveryQuery } from '../store/webhooks-repo.js';
 import { WebhookAttempts } from './attempt.js';
-import { iso, type StoredWebhookJob, type WebhookDelivery, type WebhookJobInput } from './delivery.js';
+import { iso, type StoredWebhookJob, type WebhookBody, type WebhookDelivery, type WebhookJobInput } from './delivery.js';
 import { deliveryPage, type DeliveryPage } from './log-queries.js';
 import { DeliveryQueue, type DeliveryQueueLimits, type JobContent, type QueuedJob } from './queue.js';
 import { ONE_GATEWAY, type JobOwnership } from './ownership.js';
