@@ -16,7 +16,6 @@ export interface DeliveryPage {
 export async function deliveryPage(repo: WebhooksRepo, query: DeliveryQuery, maxAttempts: number): Promise<DeliveryPage> {
   const rows = await repo.listDeliveries({ ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
-  // The page's events, each with all its attempts (those on other pages too) and the job still delivering it.
   const [all, pending] = await Promise.all([repo.attemptsOfEvents(page), repo.pendingJobsOf(page.map((r) => r.eventId))]);
   return {
     deliveries: page.map(toWebhookDelivery),
