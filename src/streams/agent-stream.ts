@@ -27,11 +27,6 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const MAX_AGENT_MESSAGE_BYTES = 1024 * 1024;
 let nextSource = 0;
 
-/**
- * The upgrade is signed like a webhook (docs/api.md): Standard Webhooks over the URL as it is dialled,
- * in its normal form (WHATWG `href`: lower-case host, no default port, `/` for an empty path), which
- * is what an agent rebuilds from its own address and the request line; an id of its own per attempt.
- */
 /** What a failed dial to the agent says in the stream's `error` (GET …/stream), as it always has. */
 function dialFailureText(failure: DialFailure): string {
   switch (failure.kind) {
@@ -43,6 +38,7 @@ function dialFailureText(failure: DialFailure): string {
     case 'upgrade-refused':
       return `the agent refused the WebSocket upgrade with HTTP ${failure.status ?? '?'}`;
     case 'timeout':
+      // The words of `ws`'s own handshake timeout, which this was before the dialer.
       return 'agent socket error: Opening handshake has timed out';
     case 'aborted':
       return 'agent socket error: the dial was given up';
@@ -51,6 +47,11 @@ function dialFailureText(failure: DialFailure): string {
   }
 }
 
+/**
+ * The upgrade is signed like a webhook (docs/api.md): Standard Webhooks over the URL as it is dialled,
+ * in its normal form (WHATWG `href`: lower-case host, no default port, `/` for an empty path), which
+ * is what an agent rebuilds from its own address and the request line; an id of its own per attempt.
+ */
 function upgradeHeaders(secret: string, url: string): SignedHeaders {
   return signedHeaders({ secret, id: `upg_${randomBytes(16).toString('hex')}`, timestamp: Math.floor(Date.now() / 1000), body: new URL(url).href });
 }
@@ -115,6 +116,7 @@ export class AgentStream {
     const { call, log } = this;
     let headers;
     try {
+      // A URL that is not one fails here, with the URL parser's words, as it did at the outbound check.
       headers = upgradeHeaders(this.secret(), this.config.url);
     } catch (err) {
       return this.fail((err as Error).message);
