@@ -35,8 +35,17 @@ export type TakeUp =
   | { on: 'resumed'; resumed: ResumedCall }
   | { on: 'started'; call: Call; audio: CallAudio };
 
+/** What the registry reads of every kind, whatever its attachments' type. */
+interface Kind {
+  readonly name: string;
+  of(callId: string): CallAttachment<unknown>[];
+  has(callId: string): boolean;
+  forget(callId: string): void;
+  takeUp(event: TakeUp): void;
+}
+
 /** The attachments of one kind (a stream per call, the assistant per call, any number of media sockets), by call. */
-export class AttachmentKind<A extends CallAttachment<unknown>> {
+export class AttachmentKind<A extends CallAttachment<unknown>> implements Kind {
   private readonly byCall = new Map<string, Set<A>>();
 
   constructor(
@@ -110,7 +119,7 @@ export class AttachmentKind<A extends CallAttachment<unknown>> {
  * are stopped once and kept a while (their statuses, for GET), the last 1000 ended calls'.
  */
 export class CallAttachments {
-  private readonly kinds: AttachmentKind<CallAttachment<unknown>>[] = [];
+  private readonly kinds: Kind[] = [];
   /** Calls whose attachments were stopped because the call (or its audio) ended; kept with them. */
   private readonly over = new Set<string>();
   private readonly retention = new EndedCallRetention((callId) => this.evict(callId));
@@ -125,7 +134,7 @@ export class CallAttachments {
   /** A kind of attachment; kinds are handed each event in the order they were made. */
   kind<A extends CallAttachment<unknown>>(name: string, takeUp?: (event: TakeUp) => void): AttachmentKind<A> {
     const kind = new AttachmentKind<A>(name, (callId) => this.audioOf(callId), takeUp);
-    this.kinds.push(kind as unknown as AttachmentKind<CallAttachment<unknown>>);
+    this.kinds.push(kind);
     return kind;
   }
 
@@ -196,13 +205,13 @@ export class CallAttachments {
     for (const kind of this.kinds) kind.forget(callId);
   }
 
-  private takeUp(kind: AttachmentKind<CallAttachment<unknown>>, event: TakeUp): void {
+  private takeUp(kind: Kind, event: TakeUp): void {
     const callId = event.on === 'resumed' ? event.resumed.call.id : event.call.id;
     this.each(kind, callId, () => kind.takeUp(event));
   }
 
   /** One attachment that throws is logged; the others, and the call's other listeners, do not depend on it. */
-  private each(kind: AttachmentKind<CallAttachment<unknown>>, callId: string, work: () => void): void {
+  private each(kind: Kind, callId: string, work: () => void): void {
     try {
       work();
     } catch (err) {
