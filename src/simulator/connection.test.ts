@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { type Json } from '../../test/fakes/fake-gateway.js';
+import type { Json } from '../../test/fakes/fake-gateway.js';
 import { gw, phone, useFakeGateway } from '../../test/helpers/fake-gateway-scope.js';
 import { GatewayRequestError } from './index.js';
 

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/index.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
-import { until } from '../helpers/phones.js';
 import { closedPort } from '../streams/helpers.js';
 import { clusterDatabase, logged, logRecords, newSecretKey, POSTGRES, startNode, type ClusterNode } from './support.js';
 
@@ -53,7 +52,7 @@ describe.skipIf(!POSTGRES)('several nodes starting (issue 14, points 7 and 8)', 
     const [a, b] = await Promise.all([start('a'), start('b')]);
     // Shown on each node's standard error, never in its structured log.
     const tokenOf = async (node: ClusterNode) => {
-      const line = await until(async () => node.logs.find((l) => /setup token vgsetup_/.test(l)), (found) => found !== undefined, { what: `${node.name} showing its setup token` });
+      const line = await node.output.next((l) => /setup token vgsetup_/.test(l), { what: `${node.name} showing its setup token` });
       expect(logRecords(node).some((r) => /vgsetup_/.test(JSON.stringify(r)))).toBe(false);
       return /setup token (vgsetup_\S+)/.exec(line!)![1]!;
     };

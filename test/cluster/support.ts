@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { GatewayTimings } from '../../src/gateway.js';
 import { apiClient, TEST_API_KEY, type ApiClient, type Endpoint } from '../helpers/gateway.js';
-import { until } from '../helpers/phones.js';
+import { Recorded } from '../helpers/waits.js';
 import { CLUSTER_POSTGRES_URL } from '../helpers/postgres.js';
 
 export const POSTGRES = CLUSTER_POSTGRES_URL;
@@ -59,7 +59,9 @@ export interface ClusterNode extends Endpoint {
   name: string;
   nodeId: string;
   port: number;
-  /** Every line the node wrote (its JSON logs). */
+  /** Every line the node wrote (its JSON logs), recorded. */
+  output: Recorded<string>;
+  /** The same lines, as an array. */
   logs: string[];
   process: ChildProcess;
   /** SIGKILL: no shutdown, no goodbye to the cluster. */
@@ -100,8 +102,11 @@ export function startNode(o: NodeOptions): Promise<ClusterNode> {
     ...o.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'test/cluster/node-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  const logs: string[] = [];
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  const output = new Recorded<string>(`node ${o.name}`, (line) => line.slice(0, 160));
+  const logs = output.items;
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) output.add(line);
+  };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -130,6 +135,7 @@ export function startNode(o: NodeOptions): Promise<ClusterNode> {
         url,
         port: Number(new URL(url).port),
         api,
+        output,
         logs,
         process: child,
         kill: async () => {
@@ -148,19 +154,29 @@ export function startNode(o: NodeOptions): Promise<ClusterNode> {
   });
 }
 
+/** One log line parsed (pino JSON), or null. */
+const record = (line: string): Record<string, unknown> | null => {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+
 /** Log lines of a node, parsed (pino JSON). */
-export const logRecords = (node: ClusterNode): Array<Record<string, unknown>> =>
-  node.logs.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
+export const logRecords = (node: ClusterNode): Array<Record<string, unknown>> => node.logs.flatMap((line) => {
+  const r = record(line);
+  return r ? [r] : [];
+});
 
 /** The first log record of a node that passes `test`, once its output has been read (it may trail the node's IPC messages). */
-export const logged = (node: ClusterNode, test: (record: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> =>
-  until(async () => logRecords(node).find(test), (found) => found !== undefined, { what: `${node.name} logging ${what}` }).then((found) => found!);
+export const logged = async (node: ClusterNode, test: (record: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> => {
+  const line = await node.output.next((l) => {
+    const r = record(l);
+    return r !== null && test(r);
+  }, { what: `${node.name} logging ${what}` });
+  return record(line)!;
+};
 
 /**
  * A TCP load balancer on 127.0.0.1, as nginx's stream module or HAProxy in TCP mode would be: each

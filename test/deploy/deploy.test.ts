@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findJdk } from '../../scripts/android/jdk.js';
 import { apksignerArgs, ensureToolchain } from '../../scripts/android/toolchain.js';
+import { until } from '../helpers/waits.js';
 import { API_KEY, IMAGE, ROOT, api, containersConf, freePort, must, pairAndCall, podmanMissing, sh, sweepDeadRuns, waitFor200 } from './podman.js';
 
 /**
@@ -195,13 +196,8 @@ describe.skipIf(missing !== undefined)('deploy', () => {
       expect((await exec('ps', '-o', 'user=', '-p', pid).catch(() => exec('stat', '-c', '%U', `/proc/${pid}`))).trim()).toBe('voice-gateway');
 
       await exec('systemctl', 'kill', '-s', 'KILL', 'voice-gateway.service');
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const nr = (await exec('systemctl', 'show', '-p', 'NRestarts', '--value', 'voice-gateway.service')).trim();
-        if (nr === '1') break;
-        if (Date.now() > until) throw new Error(`NRestarts is ${nr} 30 s after SIGKILL`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const restarts = async (): Promise<string> => (await exec('systemctl', 'show', '-p', 'NRestarts', '--value', 'voice-gateway.service')).trim();
+      await until(restarts, (nr) => nr === '1', { timeoutMs: 30_000, intervalMs: 200, what: 'NRestarts 1 after SIGKILL' });
       await waitFor200(`http://127.0.0.1:${port}/health`, 60_000);
       expect((await exec('journalctl', '-u', 'voice-gateway.service', '--no-pager', '-o', 'cat'))).toContain('gateway listening');
 

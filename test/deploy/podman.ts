@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from '../helpers/waits.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const API_KEY = 'deploy-ci-key-0123456789abcdef';
@@ -88,19 +89,15 @@ export function freePort(): Promise<number> {
  * every 200 ms, up to `timeoutMs`.
  */
 export async function waitFor200(url: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < until) {
+  const answer = async (): Promise<string> => {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-      last = `${res.status} ${await res.text()}`;
+      return res.status === 200 ? 'ok' : `${res.status} ${await res.text()}`;
     } catch (err) {
-      last = (err as Error).message;
+      return (err as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
+  };
+  await until(answer, (last) => last === 'ok', { timeoutMs, intervalMs: 200, what: `${url} answering 200` });
 }
 
 export async function api<T>(base: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -117,22 +114,18 @@ function watchOutput(child: ChildProcessWithoutNullStreams): (re: RegExp, timeou
   let seen = '';
   child.stdout.on('data', (d: Buffer) => (seen += d.toString()));
   child.stderr.on('data', (d: Buffer) => (seen += d.toString()));
-  return (re, timeoutMs) =>
-    new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const m = re.exec(seen);
-        if (!m) return false;
-        clearTimeout(timer);
-        child.stdout.off('data', check);
-        resolve(m);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        child.stdout.off('data', check);
-        reject(new Error(`no line matching ${re} within ${timeoutMs} ms; the phone said:\n${seen}`));
-      }, timeoutMs);
-      if (!check()) child.stdout.on('data', check);
-    });
+  // A pattern may span the chunks the pipe delivers: it is matched on everything printed so far.
+  const wake = (poke: () => void): (() => void) => {
+    child.stdout.on('data', poke);
+    return () => child.stdout.off('data', poke);
+  };
+  return async (re, timeoutMs) => {
+    try {
+      return (await until(() => re.exec(seen), (m) => m !== null, { timeoutMs, wake, what: `a line matching ${re}` }))!;
+    } catch {
+      throw new Error(`no line matching ${re} within ${timeoutMs} ms; the phone said:\n${seen}`);
+    }
+  };
 }
 
 /**
@@ -157,13 +150,8 @@ export async function pairAndCall(base: string): Promise<string> {
     const call = { body: placed.body.call };
     await lineMatching(new RegExp(`call ${call.body.id} \\S+ \\S+: active`), 20_000);
     // The gateway has it too (its state may trail the phone's report by a moment).
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const got = await api<{ call: { state: string } }>(base, 'GET', `/v1/calls/${call.body.id}`);
-      if (got.body.call.state === 'active') break;
-      if (Date.now() > until) throw new Error(`the gateway shows the call as ${got.body.call.state}, the phone as active`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = async (): Promise<string> => (await api<{ call: { state: string } }>(base, 'GET', `/v1/calls/${call.body.id}`)).body.call.state;
+    await until(state, (s) => s === 'active', { timeoutMs: 10_000, intervalMs: 100, what: 'the gateway showing the call active, as the phone does' });
     const hangup = await api(base, 'POST', `/v1/calls/${call.body.id}/hangup`);
     if (hangup.status >= 300) throw new Error(`hangup answered ${hangup.status}`);
     return call.body.id;

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { WebhookDispatcher, type WebhookBody, type WebhookDelivery, type WebhookDispatcherOptions } from '../../src/webhooks/index.js';
 import { until } from '../helpers/phones.js';
+import { Recorded } from '../helpers/waits.js';
 import { FakeReceiver } from './receiver.js';
 import { closedPort } from '../streams/helpers.js';
 
@@ -37,19 +38,14 @@ async function receiver(respond?: ConstructorParameters<typeof FakeReceiver>[0])
 
 /** Deliveries reported through onDelivery, awaitable by count. */
 class Deliveries {
-  readonly all: WebhookDelivery[] = [];
-  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
-  readonly push = (d: WebhookDelivery): void => {
-    this.all.push(d);
-    for (const w of [...this.waiters]) {
-      if (this.all.length >= w.count) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    }
-  };
+  private readonly reported = new Recorded<WebhookDelivery>('deliveries', (d) => `${d.eventId} ${d.ok ? 'ok' : 'failed'}`);
+  readonly push = (d: WebhookDelivery): void => this.reported.add(d);
+  get all(): WebhookDelivery[] {
+    return this.reported.items;
+  }
+  /** The first `n` deliveries, once reported (retries come after their delays: a bound under the runner's 20 s). */
   async count(n: number): Promise<WebhookDelivery[]> {
-    if (this.all.length < n) await new Promise<void>((resolve) => this.waiters.push({ count: n, resolve }));
+    if (n > 0) await this.reported.nth(n - 1, undefined, { timeoutMs: 15_000, what: `delivery #${n}` });
     return this.all.slice(0, n);
   }
 }
