@@ -13,6 +13,8 @@ export interface StreamConfig {
 export interface Call {
   id: string;
   deviceId: string;
+  /** The name the phone had, once it has been removed. */
+  deviceName?: string;
   remoteNumber: string;
   direction: Direction;
   state: CallState;
