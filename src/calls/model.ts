@@ -52,8 +52,12 @@ export interface CallEvent {
   receivedAt: string;
 }
 
+/** Who said a transcript line. */
+export const TRANSCRIPT_ROLES = ['caller', 'agent'] as const;
+export type TranscriptRole = (typeof TRANSCRIPT_ROLES)[number];
+
 export interface TranscriptLine {
-  role: 'caller' | 'agent';
+  role: TranscriptRole;
   text: string;
   at: string;
 }
