@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { STREAM_FORMATS } from '../../codecs/formats.js';
 import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
 import { END_CAUSES } from '../../calls/end-cause.js';
-import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
+import { CALL_STATES, COMMAND_ACTIONS, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
 import { GATEWAY_EVENT_NAMES, TRANSCRIPT_ROLES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
@@ -63,7 +63,7 @@ export const Command = z
     type: z.literal('command'),
     commandId: z.uuid(),
     callId: z.string(),
-    action: z.enum(['dial', ...CALL_ACTIONS, 'dtmf']),
+    action: z.enum(COMMAND_ACTIONS),
     payload: z.record(z.string(), z.unknown()),
   })
   .openapi('Command');
