@@ -18,6 +18,7 @@ import type {
   WebhookDelivery,
   WebhookEventDelivery,
 } from './types';
+import type { CallAction } from '../../src/calls/state.js';
 import { issueSentence, sentence } from './plain-words';
 
 /** What `POST /v1/agent/test` answers. */
@@ -161,7 +162,7 @@ export const api = {
   events: (callId: string) => request<{ events: CallEvent[] }>('GET', `/v1/calls/${id(callId)}/events`),
   transcript: (callId: string) => request<{ transcript: TranscriptLine[] }>('GET', `/v1/calls/${id(callId)}/transcript`),
   placeCall: (input: PlaceCallInput) => request<{ call: Call }>('POST', '/v1/calls', input),
-  act: (callId: string, action: 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold') => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/${action}`),
+  act: (callId: string, action: CallAction) => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/${action}`),
   dtmf: (callId: string, digits: string) => request<{ call: Call }>('POST', `/v1/calls/${id(callId)}/dtmf`, { digits }),
   stream: (callId: string) => request<StreamInfo>('GET', `/v1/calls/${id(callId)}/stream`),
   attachStream: (callId: string, stream: { url: string; format: StreamFormat }) => request<StreamInfo & { call: Call }>('POST', `/v1/calls/${id(callId)}/stream`, stream),

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { mediaPath } from '../../src/calls/model.js';
+import type { CallAction } from '../../src/calls/state.js';
 import { api } from './api';
 import { dropCallAudio, startCallAudio } from './audio/call-audio';
 
-export type CallAction = 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold';
+/** The API's call actions (src/calls/state.ts), dtmf aside. */
+export type { CallAction };
 
 /**
  * Runs a control action. "Answer" is a phone's answer: live audio starts both ways in the same

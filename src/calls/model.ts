@@ -13,6 +13,8 @@ export interface StreamConfig {
 export interface Call {
   id: string;
   deviceId: string;
+  /** The name the phone had, once it has been removed. */
+  deviceName?: string;
   remoteNumber: string;
   direction: Direction;
   state: CallState;
@@ -50,8 +52,12 @@ export interface CallEvent {
   receivedAt: string;
 }
 
+/** Who said a transcript line. */
+export const TRANSCRIPT_ROLES = ['caller', 'agent'] as const;
+export type TranscriptRole = (typeof TRANSCRIPT_ROLES)[number];
+
 export interface TranscriptLine {
-  role: 'caller' | 'agent';
+  role: TranscriptRole;
   text: string;
   at: string;
 }

@@ -25,7 +25,9 @@ export type EventName = (typeof EVENT_NAMES)[number];
 
 export const CALL_ACTIONS = ['answer', 'reject', 'hangup', 'hold', 'unhold'] as const;
 export type CallAction = (typeof CALL_ACTIONS)[number];
-export type CommandAction = 'dial' | CallAction | 'dtmf';
+/** What a command asks of the phone: a dial, a call action or digits. */
+export const COMMAND_ACTIONS = ['dial', ...CALL_ACTIONS, 'dtmf'] as const;
+export type CommandAction = (typeof COMMAND_ACTIONS)[number];
 
 export const DIRECTIONS = ['outgoing', 'incoming'] as const;
 export type Direction = (typeof DIRECTIONS)[number];

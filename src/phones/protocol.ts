@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '../calls/state.js';
+import { EVENT_NAMES, type CommandAction } from '../calls/state.js';
 import { JSON_TOO_LARGE, fitsJson } from '../json-size.js';
 import { text, textWithLines, wellFormedJson } from '../text.js';
 import { DiagnosticsReport } from './diagnostics.js';
@@ -106,7 +106,7 @@ export interface Command {
   type: 'command';
   commandId: string;
   callId: string;
-  action: 'dial' | 'answer' | 'reject' | 'hangup' | 'hold' | 'unhold' | 'dtmf';
+  action: CommandAction;
   payload: Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 import type { WebhookDeliveryRow } from '../store/webhooks-repo.js';
 import { toWebhookDelivery, type WebhookDelivery } from './delivery.js';
+import type { EventDeliveryState } from './outcomes.js';
 
 /**
  * One event delivered to one URL, with every attempt made for it (those of a delivery someone sent
@@ -11,7 +12,7 @@ export interface WebhookEventDelivery {
   event: string;
   url: string;
   /** `delivered`: the last attempt was; `retrying`: an attempt is due; `gave_up`: the last failed and none is due; `failed`: the last failed, recorded before the gateway kept whether it gave up. */
-  state: 'delivered' | 'retrying' | 'gave_up' | 'failed';
+  state: EventDeliveryState;
   /** Oldest first. */
   attempts: WebhookDelivery[];
   /** The newest attempt's id: what `POST /v1/webhook-deliveries/{id}/retry` takes for this event. */

@@ -2,15 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { OutboundPolicy } from '../outbound/index.js';
 import { withoutCredentials } from '../outbound/url.js';
+import type { AttemptOutcome } from './outcomes.js';
 import type { WebhookHeaders } from './signing.js';
 
-/**
- * How an attempt ended, for /metrics: delivered (`ok`), answered with another status (`http_error`),
- * no answer in time (`timeout`), not sent because the gateway refused the address or the URL
- * (`refused`), or the connection failed (`network_error`).
- */
-export const ATTEMPT_OUTCOMES = ['ok', 'http_error', 'timeout', 'refused', 'network_error'] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+export { ATTEMPT_OUTCOMES, type AttemptOutcome } from './outcomes.js';
 
 /** `answer`: the first bytes of the receiver's answer as text (at most ANSWER_KEPT_BYTES), null when no answer came. */
 export type PostOutcome = { outcome: AttemptOutcome; ok: boolean; statusCode: number | null; error: string | null; answer: string | null } | 'interrupted';

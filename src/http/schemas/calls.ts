@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { STREAM_FORMATS } from '../../codecs/formats.js';
 import { DIALABLE_DESCRIPTION, dialableSearch, normalizeDialable } from '../../calls/dialable.js';
 import { END_CAUSES } from '../../calls/end-cause.js';
-import { CALL_ACTIONS, CALL_STATES, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
-import { GATEWAY_EVENT_NAMES } from '../../calls/model.js';
+import { CALL_STATES, COMMAND_ACTIONS, DIRECTIONS, EVENT_NAMES } from '../../calls/state.js';
+import { GATEWAY_EVENT_NAMES, TRANSCRIPT_ROLES } from '../../calls/model.js';
 import { JSON_TOO_LARGE, fitsJson } from '../../json-size.js';
 import { LIMITS } from '../../limits.js';
 import { text, wellFormed, wellFormedJson } from '../../text.js';
@@ -63,7 +63,7 @@ export const Command = z
     type: z.literal('command'),
     commandId: z.uuid(),
     callId: z.string(),
-    action: z.enum(['dial', ...CALL_ACTIONS, 'dtmf']),
+    action: z.enum(COMMAND_ACTIONS),
     payload: z.record(z.string(), z.unknown()),
   })
   .openapi('Command');
@@ -94,7 +94,7 @@ export const CallEvent = z
   .openapi('CallEvent');
 
 export const TranscriptLine = z
-  .object({ role: z.enum(['caller', 'agent']), text: z.string(), at: DateTime })
+  .object({ role: z.enum(TRANSCRIPT_ROLES), text: z.string(), at: DateTime })
   .openapi('TranscriptLine');
 
 /**

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { EVENT_NAMES } from '../../calls/state.js';
 import { LIMITS } from '../../limits.js';
+import { ERROR_KINDS, EVENT_DELIVERY_STATES } from '../../webhooks/outcomes.js';
 import { text } from '../../text.js';
 import { DateTime, Limit, RowId } from './common.js';
 
@@ -25,7 +26,7 @@ export const WebhookDelivery = z
       .openapi({ description: 'present on the attempts of a delivery someone sent again: the id of the row it was sent again from', example: 41 }),
     statusCode: z.number().int().optional().openapi({ description: "the receiver's HTTP status, when it answered", example: 500 }),
     errorKind: z
-      .enum(['http_error', 'timeout', 'refused', 'network_error'])
+      .enum(ERROR_KINDS)
       .optional()
       .openapi({
         description:
@@ -50,7 +51,7 @@ export const WebhookEventDelivery = z
     eventId: z.string(),
     event: z.string().openapi({ example: 'call.active' }),
     url: z.url(),
-    state: z.enum(['delivered', 'retrying', 'gave_up', 'failed']).openapi({
+    state: z.enum(EVENT_DELIVERY_STATES).openapi({
       description:
         '`delivered`: its last attempt was; `retrying`: an attempt is due (nextAttemptAt); `gave_up`: its last attempt failed and none is due; ' +
         '`failed`: its last attempt failed, recorded before the gateway kept whether it gave up',
