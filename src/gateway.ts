@@ -222,8 +222,8 @@ function buildAccounts({ config, log, store, cluster, apiKeys }: { config: Confi
  */
 function wire(parts: Parts): () => void {
   const { hub, calls, media, attachments, assistant, streams, settings, live, callStates, devices, directory, cluster, webhooks, log, timings } = parts;
-  // The phone's messages go to the call domain; the call domain commands the phone through the hub.
-  hub.setSink(calls);
+  // The phone's messages go to the call domain's applier; the call domain commands the phone through the hub.
+  hub.setSink(calls.phoneEvents);
   // The router first: a call's audio exists before anything attached to the call hears of it.
   const stopMedia = media.subscribe();
   const stopAttachments = attachments.subscribe();

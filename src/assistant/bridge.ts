@@ -1,6 +1,6 @@
 import { Resampler, SAMPLE_RATE } from '../audio/index.js';
 import { plainModelFailure, type ModelFailureKind } from './connection.js';
-import type { Call } from '../calls/index.js';
+import type { Call, TranscriptRole } from '../calls/index.js';
 import type { Logger } from '../log.js';
 import type { CallAudio, PlayoutSource } from '../media/index.js';
 import type { OutboundPolicy } from '../outbound/index.js';
@@ -50,7 +50,7 @@ export interface BridgeOptions {
   drainTimeoutMs?: number;
   /** The bridge failed (its `failure` says why): called once, as it moves to `failed` or to draining with the failure tone. */
   failed(): void;
-  transcript(role: 'caller' | 'agent', text: string): void;
+  transcript(role: TranscriptRole, text: string): void;
   message(message: RecordedMessage): Promise<void>;
   /** The call has a task: the assistant works on it and reports through `outcome` instead of taking a message. */
   task?: BridgeTask | undefined;

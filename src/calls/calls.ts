@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../log.js';
-import type { Command, DeviceService, DtmfMessage, HelloMessage, PhoneDirectory, PhoneEvent, PhoneEventSink, PhoneHub } from '../phones/index.js';
+import type { Command, DeviceService, PhoneDirectory, PhoneHub } from '../phones/index.js';
 import type { CallQuery, CallsRepo } from '../store/index.js';
 import type { WebhookDispatcher } from '../webhooks/index.js';
 import { AbsentPhones, type Exclusive } from './absent-phones.js';
@@ -47,7 +47,7 @@ export interface CallServiceOptions {
  * listeners let go of it, ending nothing). Each listener is told on its own: one that throws is
  * logged, and neither the phone's ack nor the listeners after it depend on it.
  */
-export class CallService extends EventEmitter<CallEvents> implements PhoneEventSink {
+export class CallService extends EventEmitter<CallEvents> {
   private readonly callLog: CallLog;
   private readonly commands: CallCommands;
   private readonly absent: AbsentPhones;
@@ -151,23 +151,7 @@ export class CallService extends EventEmitter<CallEvents> implements PhoneEventS
     return this.commands.act(callId, action, payload);
   }
 
-  // ---- the phone's side (PhoneEventApplier, AbsentPhones) ---------------------------------
-
-  onHello(deviceId: string, hello: HelloMessage): Promise<void> {
-    return this.phoneEvents.onHello(deviceId, hello);
-  }
-
-  onEvent(deviceId: string, event: PhoneEvent): Promise<string | null> {
-    return this.phoneEvents.onEvent(deviceId, event);
-  }
-
-  onDtmf(deviceId: string, message: DtmfMessage): void {
-    this.phoneEvents.onDtmf(deviceId, message);
-  }
-
-  onDisconnected(deviceId: string): void {
-    this.phoneEvents.onDisconnected(deviceId);
-  }
+  // ---- the phone's side: its messages reach `phoneEvents` from the hub; absent phones here ----
 
   /** The phone now lives on another node: this node lets go of its calls (`released`), ending nothing. */
   releaseDevice(deviceId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FunctionTool, PcmAudioFormat, SessionUpdateEvent } from './wire.js';
+import type { TranscriptRole } from '../../calls/model.js';
 
 export const DEFAULT_REALTIME_URL = 'wss://api.openai.com/v1/realtime';
 export const DEFAULT_ASSISTANT_MODEL = 'gpt-realtime';
@@ -52,7 +53,7 @@ export interface InstructionInput {
 /** What a new session needs to go on with a call an earlier session of the assistant held. */
 export interface ResumedConversation {
   /** Oldest first. */
-  earlier: ReadonlyArray<{ role: 'caller' | 'agent'; text: string }>;
+  earlier: ReadonlyArray<{ role: TranscriptRole; text: string }>;
   /** The earlier session recorded the message already. */
   messageTaken: boolean;
 }
