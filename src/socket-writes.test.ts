@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
+import { loopbackWsServer } from '../test/helpers/ws-server.js';
 import { BoundedWriter, CLOSE_TOO_SLOW, type BoundedWriterOptions, type WriteOutcome } from './socket-writes.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -21,17 +21,10 @@ interface Pair {
 
 /** A real WebSocket over loopback: a server on port 0 and one client. */
 async function pair(): Promise<Pair> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await new Promise<void>((resolve) => wss.once('listening', resolve));
-  cleanup.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close(() => resolve());
-      }),
-  );
+  const { wss, port, close } = await loopbackWsServer();
+  cleanup.push(close);
   const accepted = new Promise<{ server: WebSocket; transport: Duplex }>((resolve) => wss.once('connection', (server, req) => resolve({ server, transport: req.socket })));
-  const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
+  const client = new WebSocket(`ws://127.0.0.1:${port}/`);
   client.on('error', () => {});
   cleanup.push(() => client.terminate());
   const closed = new Promise<{ code: number; reason: string }>((resolve) => client.once('close', (code, reason) => resolve({ code, reason: String(reason) })));

@@ -1,10 +1,11 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { parseCidrList } from './cidr.js';
 import { dial, type DialOptions, type DialOutcome } from './dialer.js';
 import { OutboundPolicy } from './policy.js';
+import { loopbackWsServer } from '../../test/helpers/ws-server.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -34,20 +35,13 @@ async function tcpServer(onSocket: (s: Socket) => void): Promise<number> {
 /** A WebSocket server on loopback that greets each client at once, keeping the upgrade's headers. */
 async function greetingServer(): Promise<{ url: string; headers: IncomingHttpHeaders[] }> {
   const headers: IncomingHttpHeaders[] = [];
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  const { wss, port, close } = await loopbackWsServer();
+  cleanup.push(close);
   wss.on('connection', (ws, req) => {
     headers.push(req.headers);
     ws.send('hello');
   });
-  await new Promise<void>((resolve) => wss.once('listening', resolve));
-  cleanup.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close(() => resolve());
-      }),
-  );
-  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/agent`, headers };
+  return { url: `ws://127.0.0.1:${port}/agent`, headers };
 }
 
 /** Dials and waits for the outcome; a failure found at once is the outcome too. */
