@@ -41,18 +41,26 @@ interface Kind {
   of(callId: string): CallAttachment<unknown>[];
   has(callId: string): boolean;
   forget(callId: string): void;
+  ended(callId: string): void;
   takeUp(event: TakeUp): void;
 }
 
 /** The attachments of one kind (a stream per call, the assistant per call, any number of media sockets), by call. */
 export class AttachmentKind<A extends CallAttachment<unknown>> implements Kind {
   private readonly byCall = new Map<string, Set<A>>();
+  /** Each kind keeps its own last 1000 ended calls, as each service did: one kind's traffic does not push out another's statuses. */
+  private readonly retention = new EndedCallRetention((callId) => {
+    this.byCall.delete(callId);
+    this.evicted(callId);
+  });
 
   constructor(
     readonly name: string,
     private readonly audioOf: (callId: string) => CallAudio | undefined,
     /** How the kind takes up a call it holds nothing for (see TakeUp); none by default. */
     readonly takeUp: (event: TakeUp) => void = () => undefined,
+    /** Told when an ended call's attachments of this kind are let go of. */
+    private readonly evicted: (callId: string) => void = () => undefined,
   ) {}
 
   /** The call's attachment of this kind (the first, for a kind with several). */
@@ -100,6 +108,11 @@ export class AttachmentKind<A extends CallAttachment<unknown>> implements Kind {
     this.byCall.delete(callId);
   }
 
+  /** The call ended: its attachments of this kind are kept a while (their statuses, for GET), then forgotten. */
+  ended(callId: string): void {
+    if (this.byCall.has(callId)) this.retention.callEnded(callId);
+  }
+
   /** Attaches now if the call's audio exists; else the call's `started` will. */
   attachNow(callId: string, attachment: A): void {
     const audio = this.audioOf(callId);
@@ -114,15 +127,14 @@ export class AttachmentKind<A extends CallAttachment<unknown>> implements Kind {
 
 /**
  * The one owner of "attach to a call's audio": every kind's attachments by call, one subscription
- * for all calls and kinds to the router's `started`/`ended` and the calls' final `change`,
- * `released` and `resumed`, handed to the attachments of that call. An ended call's attachments
- * are stopped once and kept a while (their statuses, for GET), the last 1000 ended calls'.
+ * for all calls and kinds to the router's `started` and the calls' final `change`, `released` and
+ * `resumed`, handed to the attachments of that call. An ended call's attachments are stopped once
+ * and kept a while (their statuses, for GET): each kind keeps its last 1000 ended calls'.
  */
 export class CallAttachments {
   private readonly kinds: Kind[] = [];
-  /** Calls whose attachments were stopped because the call (or its audio) ended; kept with them. */
+  /** Calls whose attachments were stopped because the call ended; kept while a kind keeps them. */
   private readonly over = new Set<string>();
-  private readonly retention = new EndedCallRetention((callId) => this.evict(callId));
 
   constructor(private readonly o: { calls: CallService; media: MediaRouter; log: Logger }) {}
 
@@ -133,7 +145,9 @@ export class CallAttachments {
 
   /** A kind of attachment; kinds are handed each event in the order they were made. */
   kind<A extends CallAttachment<unknown>>(name: string, takeUp?: (event: TakeUp) => void): AttachmentKind<A> {
-    const kind = new AttachmentKind<A>(name, (callId) => this.audioOf(callId), takeUp);
+    const kind = new AttachmentKind<A>(name, (callId) => this.audioOf(callId), takeUp, (callId) => {
+      if (!this.holds(callId)) this.over.delete(callId);
+    });
     this.kinds.push(kind);
     return kind;
   }
@@ -145,13 +159,11 @@ export class CallAttachments {
   subscribe(): () => void {
     const { calls, media } = this.o;
     media.on('started', this.onStarted);
-    media.on('ended', this.onEnded);
     calls.on('change', this.onChange);
     calls.on('released', this.onReleased);
     calls.on('resumed', this.onResumed);
     return () => {
       media.off('started', this.onStarted);
-      media.off('ended', this.onEnded);
       calls.off('change', this.onChange);
       calls.off('released', this.onReleased);
       calls.off('resumed', this.onResumed);
@@ -167,15 +179,13 @@ export class CallAttachments {
     }
   };
 
-  /** The call's audio ended (the call ended, or its phone moved to another node): its attachments let go. */
-  private readonly onEnded = (_audio: CallAudio, call: Call): void => this.stopAll(call.id, 'ended');
-
   private readonly onChange = ({ call, previousState }: CallChange): void => {
     if (previousState === null) for (const kind of this.kinds) if (!kind.has(call.id)) this.takeUp(kind, { on: 'placed', call });
     if (!isFinal(call.state)) return;
-    // A call that ends before its audio ever started (never answered) has heard no `ended`.
+    // Heard right after the router's own `change`, in which the call's audio (if any) ended: the
+    // attachments let go in the same turn as the router's `ended`, and a call never answered too.
     this.stopAll(call.id, 'ended');
-    if (this.holds(call.id)) this.retention.callEnded(call.id);
+    for (const kind of this.kinds) kind.ended(call.id);
   };
 
   /** The call's phone moved to another node, which serves the call from now on: nothing of it is kept here. */
@@ -189,7 +199,10 @@ export class CallAttachments {
     for (const kind of this.kinds) if (!kind.has(resumed.call.id)) this.takeUp(kind, { on: 'resumed', resumed });
   };
 
-  /** Stops every attachment of the call once: the first of its audio's end, its final change or its release. */
+  /**
+   * Stops every attachment of the call once: at its final change or its release. (Not on the
+   * router's `ended`, which a release causes too: the release's reason would be lost behind it.)
+   */
   private stopAll(callId: string, reason: StopReason): void {
     if (this.over.has(callId) || !this.holds(callId)) return;
     if (reason === 'ended') this.over.add(callId);
