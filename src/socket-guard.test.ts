@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { HeldWrites } from './socket-guard.js';
+import { HeldWrites } from './socket-writes.js';
 
 /** A socket's writable side as the kernel would take it (every system call is one `_write` or `_writev`), with its held writes. */
 function transport(o: { takes: boolean }): Writable & { calls: string[][]; held: HeldWrites } {

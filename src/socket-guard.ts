@@ -2,10 +2,6 @@ import type { Writable } from 'node:stream';
 import type WebSocket from 'ws';
 import { BoundedWriter } from './socket-writes.js';
 
-// The write side (held writes, the bound, the too-slow close) lives in socket-writes.ts; its names
-// are exported here too, where the sockets have always found them.
-export { BoundedWriter, CLOSE_TOO_SLOW, closeTooSlow, HeldWrites, type BoundedWriterOptions, type WriteOutcome } from './socket-writes.js';
-
 export interface HeartbeatOptions {
   intervalMs: number;
   /** A ping not answered within this long means the peer is gone. */

@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../auth/index.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { CLOSE_TOO_SLOW } from '../socket-guard.js';
+import { CLOSE_TOO_SLOW } from '../socket-writes.js';
 import type { LiveHub } from './hub.js';
 
 export interface LiveSocketOptions {

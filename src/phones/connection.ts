@@ -5,7 +5,8 @@ import { FRAME_BYTES } from '../audio/constants.js';
 import type { AudioDrops } from '../audio/drops.js';
 import type { Logger } from '../log.js';
 import type { PhoneFrameReceiver } from './audio-port.js';
-import { BoundedWriter, Heartbeat, type PingTimings } from '../socket-guard.js';
+import { Heartbeat, type PingTimings } from '../socket-guard.js';
+import { BoundedWriter } from '../socket-writes.js';
 import { illFormedPath, WELL_FORMED_MESSAGE } from '../text.js';
 import { KNOWN_TYPES, PhoneMessage, type Command } from './protocol.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES } from '../../src/audio/index.js';
-import { CLOSE_TOO_SLOW } from '../../src/socket-guard.js';
+import { CLOSE_TOO_SLOW } from '../../src/socket-writes.js';
 import { TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { scrape } from '../helpers/metrics.js';
 import { callInState, until, getCall, testScope, type RawPhone } from '../helpers/phones.js';
